@@ -1,0 +1,33 @@
+# longstraw: one Rust core, every language.
+#
+#   make demo    build what is needed and show placement in every language
+#   make test    every language's tests (what CI runs)
+#   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
+#   make bench   benchmarks (slow; not part of test)
+#
+# Each language keeps its recipes in its own mk/*.mk file.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+CARGO ?= cargo
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: all build test demo bench fuzz lint clean
+all: build
+
+include mk/rust.mk
+include mk/c.mk
+include mk/go.mk
+include mk/python.mk
+include mk/node.mk
+
+build: build-rust build-c build-python build-node build-go
+test: lint test-rust test-c test-go test-python test-node
+	@echo "make test: every language passed"
+demo: demo-rust demo-c demo-go demo-python demo-node
+bench: bench-rust bench-python bench-node bench-go
+
+clean:
+	$(CARGO) clean
+	rm -rf .venv bindings/node/node_modules bindings/node/*.node build

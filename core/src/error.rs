@@ -1,0 +1,103 @@
+//! The one error type of the core.
+
+use core::fmt;
+
+/// Why a weight was rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightError {
+    /// NaN.
+    NaN,
+    /// +inf or -inf.
+    Infinite,
+    /// Below zero, including -0.0.
+    Negative,
+    /// Positive but below 2^-64 (this includes every subnormal).
+    TooSmall,
+    /// Above 2^64.
+    TooLarge,
+}
+
+/// Everything that can go wrong in the core. Nothing in the core panics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Error {
+    /// A node id of zero bytes.
+    EmptyNodeId,
+    /// A node id longer than [`crate::MAX_NODE_ID_LEN`] bytes.
+    NodeIdTooLong {
+        /// The id's length in bytes.
+        len: usize,
+    },
+    /// A weight that is not 0 or a normal f64 in `[2^-64, 2^64]`.
+    InvalidWeight {
+        /// The rejected value.
+        weight: f64,
+        /// What was wrong with it.
+        reason: WeightError,
+    },
+    /// More than `u32::MAX` nodes.
+    TooManyNodes {
+        /// How many were given.
+        len: usize,
+    },
+    /// Two slices that must have the same length do not.
+    LengthMismatch {
+        /// What was expected.
+        expected: usize,
+        /// What was given.
+        actual: usize,
+    },
+    /// No node has a non-zero weight (or there are no nodes at all).
+    NoEligibleNodes,
+    /// The offsets of a packed key batch are not non-decreasing, or run past the bytes.
+    BadOffsets {
+        /// The position in the offsets array where the problem was found.
+        at: usize,
+    },
+    /// A placement version this build does not know.
+    UnknownPlacement {
+        /// The requested version.
+        version: u32,
+    },
+}
+
+impl fmt::Display for WeightError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WeightError::NaN => "it is NaN",
+            WeightError::Infinite => "it is infinite",
+            WeightError::Negative => "it is negative",
+            WeightError::TooSmall => "it is below 2^-64 (weights must be 0 or in [2^-64, 2^64])",
+            WeightError::TooLarge => "it is above 2^64 (weights must be 0 or in [2^-64, 2^64])",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::EmptyNodeId => f.write_str("node id is empty (ids are 1 to 65535 bytes)"),
+            Error::NodeIdTooLong { len } => {
+                write!(f, "node id is {len} bytes long (ids are 1 to 65535 bytes)")
+            }
+            Error::InvalidWeight { weight, reason } => {
+                write!(f, "invalid weight {weight:?}: {reason}")
+            }
+            Error::TooManyNodes { len } => {
+                write!(f, "{len} nodes given; at most 4294967295 are allowed")
+            }
+            Error::LengthMismatch { expected, actual } => {
+                write!(f, "length mismatch: expected {expected}, got {actual}")
+            }
+            Error::NoEligibleNodes => {
+                f.write_str("no eligible node: the set is empty or every node has weight 0")
+            }
+            Error::BadOffsets { at } => write!(
+                f,
+                "bad key offsets at position {at}: offsets must be non-decreasing and within the key bytes"
+            ),
+            Error::UnknownPlacement { version } => {
+                write!(f, "unknown placement version {version} (this build knows: 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! # longstraw
+//!
+//! Rendezvous hashing (highest random weight, HRW) with a placement that is
+//! frozen at the byte level (`docs/SPEC.md`), so that every language and every
+//! CPU puts each key on the same node, in every future version.
+//!
+//! This crate is the only place placement logic lives. It is `no_std`, never
+//! allocates and never panics on any input. It works on borrowed node tables;
+//! the `longstraw-set` crate owns node storage for most users.
+//!
+//! ```
+//! use longstraw::{key_hash, node_hash, NodeTable, Ranked};
+//!
+//! let seed = 0;
+//! let ids: [&[u8]; 3] = [b"cache-a", b"cache-b", b"cache-c"];
+//! let hashes = ids.map(|id| node_hash(id, seed));
+//! let table = NodeTable::new(seed, &hashes, None).unwrap();
+//!
+//! let owner = table.owner(b"user:42").unwrap() as usize;
+//! let mut top = [Ranked::EMPTY; 2];
+//! assert_eq!(table.top_k(b"user:42", &mut top), 2);
+//! assert_eq!(top[0].index as usize, owner);
+//! # let _ = key_hash(b"", seed);
+//! ```
+#![no_std]
+#![forbid(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod backend;
+mod error;
+mod hash;
+pub mod ln;
+mod oracle;
+mod order;
+mod packed;
+mod placement;
+mod score;
+mod table;
+mod weight;
+
+pub use backend::{Backend, BackendKind};
+pub use error::{Error, WeightError};
+pub use hash::{key_hash, node_hash, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
+pub use order::{rank_order, ranks_before, Ranked};
+pub use packed::{KeyOffset, PackedKeys};
+pub use placement::Placement;
+pub use score::{mix, pair_score, weighted_score, MIX_MUL_1, MIX_MUL_2};
+pub use table::{NodeTable, Shape, TableSummary};
+pub use weight::{validate_weight, MAX_WEIGHT, MIN_WEIGHT};
+
+/// The largest number of nodes in one table.
+pub const MAX_NODES: usize = u32::MAX as usize;
+
+/// Checks a node id's length: 1 to [`MAX_NODE_ID_LEN`] bytes.
+pub fn validate_node_id(id: &[u8]) -> Result<(), Error> {
+    match id.len() {
+        0 => Err(Error::EmptyNodeId),
+        len if len > MAX_NODE_ID_LEN => Err(Error::NodeIdTooLong { len }),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a node count against [`MAX_NODES`].
+pub fn validate_node_count(len: usize) -> Result<(), Error> {
+    if len > MAX_NODES {
+        Err(Error::TooManyNodes { len })
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,1 @@
+//! The C ABI of longstraw. See include/longstraw.h.

@@ -1,0 +1,23 @@
+# Rust: the core, the set, the ffi library, the vectors generator.
+.PHONY: build-rust test-rust demo-rust bench-rust lint vectors-check
+
+build-rust:
+	$(CARGO) build --release --workspace
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+
+vectors-check:
+	$(CARGO) run --quiet -p longstraw-gen-vectors -- --check tests/vectors/placement-v1.json
+
+test-rust: vectors-check
+	$(CARGO) test --workspace --release
+	python3 tests/spec/test_spec_reimpl.py
+
+demo-rust:
+	$(CARGO) run --quiet --release -p longstraw-demo
+
+bench-rust:
+	$(CARGO) bench -p longstraw-bench

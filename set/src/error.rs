@@ -1,0 +1,77 @@
+//! The set's error type: the core's errors plus membership errors.
+
+use std::fmt;
+
+/// Every way a set operation can fail.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// An error from the placement core (bad weight, bad id length, empty set, ...).
+    Core(longstraw::Error),
+    /// A node with this id is already in the set.
+    DuplicateNode {
+        /// The id.
+        id: Vec<u8>,
+    },
+    /// No node with this id is in the set.
+    UnknownNode {
+        /// The id.
+        id: Vec<u8>,
+    },
+    /// Two distinct ids have the same node hash under this seed. Placement
+    /// would not have a total order, so the second is rejected.
+    HashCollision {
+        /// The id being added.
+        id: Vec<u8>,
+        /// The id already in the set.
+        existing: Vec<u8>,
+    },
+    /// `LONGSTRAW_BACKEND` names a backend that is unknown or unavailable here.
+    Backend {
+        /// The value of the variable.
+        value: String,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+}
+
+/// `Result` with this crate's error.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<longstraw::Error> for Error {
+    fn from(e: longstraw::Error) -> Self {
+        Error::Core(e)
+    }
+}
+
+/// Renders an id for a message: text when it is UTF-8, hex otherwise.
+pub(crate) fn show_id(id: &[u8]) -> String {
+    match std::str::from_utf8(id) {
+        Ok(s) => format!("{s:?}"),
+        Err(_) => {
+            let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+            format!("0x{hex}")
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Core(e) => e.fmt(f),
+            Error::DuplicateNode { id } => write!(f, "duplicate node {}", show_id(id)),
+            Error::UnknownNode { id } => write!(f, "unknown node {}", show_id(id)),
+            Error::HashCollision { id, existing } => write!(
+                f,
+                "node {} has the same hash as node {} under this seed; use another seed or id",
+                show_id(id),
+                show_id(existing)
+            ),
+            Error::Backend { value, reason } => {
+                write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,36 @@
+//! # longstraw-set
+//!
+//! The one owned node set of longstraw. Every binding (C, Python, Node) uses
+//! this crate; none keeps membership logic of its own.
+//!
+//! A [`Rendezvous`] holds the current [`Snapshot`]. Readers load it without
+//! locking and never see a half-applied change; writers are serialised and
+//! publish a new snapshot. A node index is a position in one snapshot's
+//! [`Snapshot::nodes`], so anything that returns indices returns them with
+//! the snapshot they belong to.
+//!
+//! ```
+//! use longstraw_set::{Options, Rendezvous};
+//!
+//! let r = Rendezvous::new(["cache-a", "cache-b", "cache-c"], Options::default()).unwrap();
+//! let snap = r.snapshot();
+//! let owner = snap.owner(b"user:42").unwrap();
+//! println!("user:42 -> {}", String::from_utf8_lossy(owner.id()));
+//!
+//! r.add("cache-d", 1.0).unwrap();
+//! // `snap` still answers for the old membership; `r.snapshot()` for the new one.
+//! assert_eq!(snap.len(), 3);
+//! assert_eq!(r.snapshot().len(), 4);
+//! ```
+#![warn(missing_docs)]
+
+mod backend_env;
+mod error;
+mod rendezvous;
+mod snapshot;
+
+pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
+pub use error::{Error, Result};
+pub use longstraw::{Backend, BackendKind, Placement, Ranked};
+pub use rendezvous::{Options, Rendezvous, Update};
+pub use snapshot::{Node, Snapshot};

@@ -1,0 +1,147 @@
+//! The mutable, shareable node set: serialised writers, lock-free readers.
+
+use std::sync::{Arc, Mutex};
+
+use arc_swap::{ArcSwap, Guard};
+use longstraw::{Backend, Placement};
+
+use crate::backend_env::backend_from_env;
+use crate::error::Result;
+use crate::snapshot::{Node, Snapshot};
+
+/// How a set places keys. Placement never depends on `backend`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The seed for key and node hashes (default 0).
+    pub seed: u64,
+    /// The placement version (default v1).
+    pub placement: Placement,
+    /// The kernel; `None` reads `LONGSTRAW_BACKEND` (default: the best available).
+    pub backend: Option<Backend>,
+}
+
+/// A node set that many threads can read while others change it.
+///
+/// Reads ([`Rendezvous::load`], [`Rendezvous::snapshot`]) never block and see
+/// either the membership before a change or after it, never a mix. Changes
+/// are serialised and each publishes a new [`Snapshot`]; a failed change
+/// publishes nothing.
+#[derive(Debug)]
+pub struct Rendezvous {
+    current: ArcSwap<Snapshot>,
+    writer: Mutex<()>,
+}
+
+impl Rendezvous {
+    /// A set of nodes, each with weight 1.
+    pub fn new<I, T>(ids: I, options: Options) -> Result<Rendezvous>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        Self::with_weights(ids.into_iter().map(|id| (id, 1.0)), options)
+    }
+
+    /// A set of `(id, weight)` nodes.
+    pub fn with_weights<I, T>(nodes: I, options: Options) -> Result<Rendezvous>
+    where
+        I: IntoIterator<Item = (T, f64)>,
+        T: AsRef<[u8]>,
+    {
+        let backend = match options.backend {
+            Some(b) => b,
+            None => backend_from_env()?,
+        };
+        let mut snap = Snapshot::empty(options.seed, options.placement, backend);
+        for (id, weight) in nodes {
+            snap.push(id.as_ref(), weight)?;
+        }
+        snap.seal(0)?;
+        Ok(Rendezvous {
+            current: ArcSwap::from_pointee(snap),
+            writer: Mutex::new(()),
+        })
+    }
+
+    /// The current snapshot, without touching a reference count. Hold it
+    /// briefly (for one lookup); use [`Rendezvous::snapshot`] to keep it.
+    #[inline]
+    pub fn load(&self) -> Guard<Arc<Snapshot>> {
+        self.current.load()
+    }
+
+    /// The current snapshot, shared.
+    #[inline]
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.current.load_full()
+    }
+
+    /// Adds a node. Fails on a duplicate id, a hash collision, a bad id or weight.
+    pub fn add(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(|s| s.push(id.as_ref(), weight))
+    }
+
+    /// Removes a node. Fails if it is not in the set.
+    pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
+        self.change(|s| s.remove(id.as_ref()))
+    }
+
+    /// Changes a node's weight (0 drains it). Fails if it is not in the set.
+    pub fn set_weight(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(|s| s.set_weight(id.as_ref(), weight))
+    }
+
+    /// Applies several changes as one: readers see all of them or none.
+    pub fn update(&self, f: impl FnOnce(&mut Update<'_>) -> Result<()>) -> Result<()> {
+        self.change(|s| f(&mut Update { snap: s }))
+    }
+
+    fn change(&self, f: impl FnOnce(&mut Snapshot) -> Result<()>) -> Result<()> {
+        // A poisoned lock only means another writer panicked before
+        // publishing; the published snapshot is intact, so carry on.
+        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.current.load_full();
+        let mut next = (*current).clone();
+        f(&mut next)?;
+        next.seal(current.generation() + 1)?;
+        self.current.store(Arc::new(next));
+        Ok(())
+    }
+
+    /// How many nodes the current snapshot has.
+    pub fn len(&self) -> usize {
+        self.load().len()
+    }
+
+    /// Whether the current snapshot has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.load().is_empty()
+    }
+
+    /// The owner of `key` in the current snapshot, as an owned id.
+    pub fn owner(&self, key: &[u8]) -> Result<Vec<u8>> {
+        let snap = self.load();
+        let node: Node<'_> = snap.owner(key)?;
+        Ok(node.id().to_vec())
+    }
+}
+
+/// Several changes applied together by [`Rendezvous::update`].
+pub struct Update<'a> {
+    snap: &'a mut Snapshot,
+}
+
+impl Update<'_> {
+    /// Adds a node.
+    pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.snap.push(id.as_ref(), weight)
+    }
+    /// Removes a node.
+    pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {
+        self.snap.remove(id.as_ref())
+    }
+    /// Changes a node's weight.
+    pub fn set_weight(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.snap.set_weight(id.as_ref(), weight)
+    }
+}

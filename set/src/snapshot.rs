@@ -1,0 +1,294 @@
+//! One immutable membership: node ids, hashes and weights, and lookups on it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use longstraw::{
+    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable,
+    PackedKeys, Placement, Ranked, TableSummary,
+};
+
+use crate::error::{Error, Result};
+
+/// A node as seen from one snapshot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node<'a> {
+    index: u32,
+    id: &'a [u8],
+    weight: f64,
+    hash: u64,
+}
+
+impl<'a> Node<'a> {
+    /// Its position in [`Snapshot::nodes`] of the snapshot it came from.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+    /// Its id. The bytes live as long as the snapshot.
+    pub fn id(&self) -> &'a [u8] {
+        self.id
+    }
+    /// Its weight (0 = drained).
+    pub fn weight(&self) -> f64 {
+        self.weight
+    }
+    /// Its node hash under the snapshot's seed.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// An immutable node set. Lookups on it never lock, never allocate (except
+/// the `Vec`-returning conveniences) and always agree with each other.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    seed: u64,
+    placement: Placement,
+    backend: Backend,
+    generation: u64,
+    ids: Vec<Arc<[u8]>>,
+    hashes: Vec<u64>,
+    weights: Vec<f64>,
+    summary: TableSummary,
+    by_id: HashMap<Arc<[u8]>, u32>,
+    by_hash: HashMap<u64, u32>,
+}
+
+/// Small top-k requests are ranked in a stack buffer; larger ones allocate.
+const STACK_RANKS: usize = 32;
+
+impl Snapshot {
+    pub(crate) fn empty(seed: u64, placement: Placement, backend: Backend) -> Snapshot {
+        Snapshot {
+            seed,
+            placement,
+            backend,
+            generation: 0,
+            ids: Vec::new(),
+            hashes: Vec::new(),
+            weights: Vec::new(),
+            summary: TableSummary {
+                eligible: 0,
+                shape: longstraw::Shape::AllEqual,
+            },
+            by_id: HashMap::new(),
+            by_hash: HashMap::new(),
+        }
+    }
+
+    // ---- membership edits: only `Rendezvous` calls these, on a private copy ----
+
+    pub(crate) fn push(&mut self, id: &[u8], weight: f64) -> Result<()> {
+        validate_node_id(id)?;
+        validate_weight(weight)?;
+        longstraw::validate_node_count(self.ids.len() + 1)?;
+        if self.by_id.contains_key(id) {
+            return Err(Error::DuplicateNode { id: id.to_vec() });
+        }
+        let hash = node_hash(id, self.seed);
+        if let Some(&other) = self.by_hash.get(&hash) {
+            return Err(Error::HashCollision {
+                id: id.to_vec(),
+                existing: self.ids[other as usize].to_vec(),
+            });
+        }
+        let index = self.ids.len() as u32;
+        let id: Arc<[u8]> = Arc::from(id);
+        self.by_id.insert(id.clone(), index);
+        self.by_hash.insert(hash, index);
+        self.ids.push(id);
+        self.hashes.push(hash);
+        self.weights.push(weight);
+        Ok(())
+    }
+
+    pub(crate) fn remove(&mut self, id: &[u8]) -> Result<()> {
+        let index = *self
+            .by_id
+            .get(id)
+            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
+        self.ids.remove(index);
+        self.hashes.remove(index);
+        self.weights.remove(index);
+        self.reindex();
+        Ok(())
+    }
+
+    pub(crate) fn set_weight(&mut self, id: &[u8], weight: f64) -> Result<()> {
+        validate_weight(weight)?;
+        let index = *self
+            .by_id
+            .get(id)
+            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
+        self.weights[index] = weight;
+        Ok(())
+    }
+
+    fn reindex(&mut self) {
+        self.by_id = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.clone(), i as u32))
+            .collect();
+        self.by_hash = self
+            .hashes
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (h, i as u32))
+            .collect();
+    }
+
+    /// Recomputes the summary; called once per published snapshot.
+    pub(crate) fn seal(&mut self, generation: u64) -> Result<()> {
+        self.summary = TableSummary::of(&self.hashes, Some(&self.weights))?;
+        self.generation = generation;
+        Ok(())
+    }
+
+    // ---- accessors ----
+
+    /// The seed every hash in this snapshot was computed with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The placement version.
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+    /// The kernel lookups run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+    /// Increases by one with every published change of the owning set.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+    /// How many nodes, including drained ones.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+    /// How many nodes have a non-zero weight.
+    pub fn eligible(&self) -> usize {
+        self.summary.eligible as usize
+    }
+    /// The node ids; a node index is a position in this slice.
+    pub fn ids(&self) -> &[Arc<[u8]>] {
+        &self.ids
+    }
+    /// The weights, by node index.
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+    /// The node hashes, by node index.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+    /// Node `index`.
+    pub fn node(&self, index: u32) -> Option<Node<'_>> {
+        let i = index as usize;
+        Some(Node {
+            index,
+            id: self.ids.get(i)?,
+            weight: self.weights[i],
+            hash: self.hashes[i],
+        })
+    }
+    /// Every node, in index order.
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        (0..self.ids.len() as u32).map(move |i| Node {
+            index: i,
+            id: &self.ids[i as usize],
+            weight: self.weights[i as usize],
+            hash: self.hashes[i as usize],
+        })
+    }
+    /// The index of the node with this id.
+    pub fn index_of(&self, id: &[u8]) -> Option<u32> {
+        self.by_id.get(id).copied()
+    }
+    /// Whether a node with this id is in the set.
+    pub fn contains(&self, id: &[u8]) -> bool {
+        self.by_id.contains_key(id)
+    }
+    /// The core's view of this snapshot.
+    pub fn table(&self) -> NodeTable<'_> {
+        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary)
+            .with_backend(self.backend)
+    }
+
+    // ---- lookups ----
+
+    /// The node that owns `key`. Errors only when no node is eligible.
+    #[inline]
+    pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
+        let i = self.owner_index(key)?;
+        Ok(self
+            .node(i)
+            .expect("the core returns indices of this table"))
+    }
+
+    /// The index of the node that owns `key`.
+    #[inline]
+    pub fn owner_index(&self, key: &[u8]) -> Result<u32> {
+        Ok(self.table().owner(key)?)
+    }
+
+    /// Writes the indices of the best `out.len()` eligible nodes for `key`,
+    /// best first; returns how many were written.
+    pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        let kh = key_hash(key, self.seed);
+        let k = out.len().min(self.eligible());
+        if k <= STACK_RANKS {
+            let mut buf = [Ranked::EMPTY; STACK_RANKS];
+            self.fill_indices(kh, &mut buf[..k], out)
+        } else {
+            let mut buf = vec![Ranked::EMPTY; k];
+            self.fill_indices(kh, &mut buf, out)
+        }
+    }
+
+    fn fill_indices(&self, kh: u64, ranks: &mut [Ranked], out: &mut [u32]) -> usize {
+        let n = self.table().top_k_of_hash(kh, ranks);
+        for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+            *o = r.index;
+        }
+        n
+    }
+
+    /// The best `k` eligible nodes for `key`, best first (fewer when fewer are eligible).
+    pub fn top_k(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_into(key, &mut idx);
+        idx[..n]
+            .iter()
+            .map(|&i| self.node(i).expect("index from this table"))
+            .collect()
+    }
+
+    /// Every eligible node for `key`, best first.
+    pub fn rank(&self, key: &[u8]) -> Vec<Node<'_>> {
+        self.top_k(key, self.eligible())
+    }
+
+    /// The owner index of each key of a packed batch, into `out`.
+    pub fn owners_into<O: KeyOffset>(
+        &self,
+        keys: &PackedKeys<'_, O>,
+        out: &mut [u32],
+    ) -> Result<()> {
+        Ok(self.table().owners(keys, out)?)
+    }
+
+    /// The owner index of each key.
+    pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
+        let table = self.table();
+        keys.into_iter()
+            .map(|k| Ok(table.owner(k.as_ref())?))
+            .collect()
+    }
+}
