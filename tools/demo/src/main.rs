@@ -8,12 +8,7 @@ const KEYS: usize = 100_000;
 
 fn owners(snap: &Snapshot, keys: &[String]) -> Vec<Vec<u8>> {
     keys.iter()
-        .map(|k| {
-            snap.owner(k.as_bytes())
-                .expect("non-empty set")
-                .id()
-                .to_vec()
-        })
+        .map(|k| snap.owner(k.as_bytes()).expect("non-empty set").id().to_vec())
         .collect()
 }
 
