@@ -212,14 +212,14 @@ fn pair_score_avalanche() {
     for _ in 0..samples {
         let (k, n) = (rng.next(), rng.next());
         let base = pair_score(k, n);
-        for bit in 0..128 {
+        for (bit, row) in flips.iter_mut().enumerate() {
             let s = if bit < 64 {
                 pair_score(k ^ (1 << bit), n)
             } else {
                 pair_score(k, n ^ (1 << (bit - 64)))
             };
             let diff = base ^ s;
-            for (out, f) in flips[bit].iter_mut().enumerate() {
+            for (out, f) in row.iter_mut().enumerate() {
                 *f += ((diff >> out) & 1) as u32;
             }
         }

@@ -110,8 +110,8 @@ fn cases_on_every_backend() {
                     k["key_hex"],
                     backend.name()
                 );
-                if want_owner.is_some() {
-                    assert_eq!(batch_out[i], want_owner.unwrap(), "{name} batch on {}", backend.name());
+                if let Some(want_owner) = want_owner {
+                    assert_eq!(batch_out[i], want_owner, "{name} batch on {}", backend.name());
                 } else {
                     assert!(batch_ok.is_err());
                 }
