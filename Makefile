@@ -16,6 +16,13 @@ export CARGO_TERM_COLOR ?= never
 .PHONY: all build test demo bench fuzz lint clean
 all: build
 
+# One virtualenv at the repo root for every Python tool and test; each user adds its own requirements.
+VENV := $(ROOT)/.venv
+VENV_PY := $(VENV)/bin/python
+$(VENV_PY):
+	python3 -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --upgrade pip
+
 include mk/rust.mk
 include mk/c.mk
 include mk/go.mk
