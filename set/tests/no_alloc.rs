@@ -2,6 +2,7 @@
 //! batch owners into a caller buffer, counted by a global allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use longstraw::PackedKeys;
@@ -10,10 +11,21 @@ use longstraw_set::{Options, Rendezvous};
 struct Counting;
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    // Only this test's thread is counted: the harness allocates on its own threads meanwhile.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn count() {
+    if COUNTING.with(Cell::get) {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 // SAFETY: forwards to the system allocator unchanged; only counts calls.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -22,7 +34,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -55,6 +67,7 @@ fn lookups_do_not_allocate() {
         // arc-swap registers each thread once, on its first load; that is not per lookup.
         let _ = r.load().owner(b"warm-up");
         let before = ALLOCS.load(Ordering::SeqCst);
+        COUNTING.with(|c| c.set(true));
         let mut sink = 0u64;
         for k in &keys {
             let snap = r.load();
@@ -62,6 +75,7 @@ fn lookups_do_not_allocate() {
             sink += snap.top_k_into(k.as_bytes(), &mut top) as u64;
         }
         r.load().owners_into(&packed, &mut out).unwrap();
+        COUNTING.with(|c| c.set(false));
         let after = ALLOCS.load(Ordering::SeqCst);
         assert_eq!(after - before, 0, "lookups allocated {} times", after - before);
         assert!(sink > 0);
