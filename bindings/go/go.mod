@@ -1,0 +1,3 @@
+module github.com/longstraw/longstraw/bindings/go
+
+go 1.22
