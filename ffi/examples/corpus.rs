@@ -20,11 +20,15 @@ fn main() {
     println!("corpus: {NODES} nodes cache-0..cache-9, {KEYS} keys user:0..user:99999, seed 0, placement v1");
     for key in keys.iter().take(8).chain(std::iter::once(&"user:42".to_owned())) {
         let owner = before.owner(key.as_bytes()).expect("non-empty set");
-        let top: Vec<String> = before.top_k(key.as_bytes(), 3).iter().map(|n| id(&before, n.index())).collect();
+        let top: Vec<String> = before
+            .top_k(key.as_bytes(), 3)
+            .iter()
+            .map(|n| id(&before, n.index()))
+            .collect();
         println!("{key} -> {} (top 3: {})", id(&before, owner.index()), top.join(" "));
     }
     let owners = before.owners(&keys).expect("non-empty set");
-    let mut counts = vec![0usize; NODES];
+    let mut counts = [0usize; NODES];
     for &o in &owners {
         counts[o as usize] += 1;
     }
@@ -40,5 +44,8 @@ fn main() {
         .filter(|&(o, n)| id(&before, o) != id(&after, n))
         .collect();
     let all_from_3 = moved.iter().all(|&(o, _)| id(&before, o) == "cache-3");
-    println!("remove cache-3: {} keys moved, all from cache-3: {all_from_3}", moved.len());
+    println!(
+        "remove cache-3: {} keys moved, all from cache-3: {all_from_3}",
+        moved.len()
+    );
 }
