@@ -353,6 +353,86 @@ impl<'a> Skeleton<'a> {
         self.fill(key_hash, 0, (0, self.root_end), (0, n), self.nodes.summary(), out)
     }
 
+    /// The first `out.len()` nodes of the skeleton ranking that are each the
+    /// first of their failure domain (CRUSH `firstn`, SPEC.md §12).
+    /// `domains` is indexed by the caller's node index.
+    pub fn top_k_distinct_of_hash(&self, key_hash: u64, domains: &[u32], out: &mut [Ranked]) -> Result<usize, Error> {
+        let n = self.nodes.hashes().len();
+        if domains.len() != n {
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: domains.len(),
+            });
+        }
+        if self.nodes.eligible() == 0 {
+            return Ok(0);
+        }
+        let mut filled = 0;
+        self.fill_from(
+            key_hash,
+            0,
+            (0, self.root_end),
+            (0, n),
+            self.nodes.summary(),
+            out,
+            &mut filled,
+            Some(domains),
+        );
+        Ok(filled)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fill_from(
+        &self,
+        key_hash: u64,
+        level: u8,
+        children: (usize, usize),
+        leaf: (usize, usize),
+        summary: TableSummary,
+        out: &mut [Ranked],
+        filled: &mut usize,
+        domains: Option<&[u32]>,
+    ) {
+        if *filled == out.len() {
+            return;
+        }
+        if level == self.shape.levels {
+            let Some(domains) = domains else {
+                *filled += self.fill(key_hash, level, children, leaf, summary, &mut out[*filled..]);
+                return;
+            };
+            // Firstn within the leaf, skipping domains taken by earlier leaves.
+            let (taken, rest) = out.split_at_mut(*filled);
+            let domain_of = |i: u32| domains.get(i as usize).copied().unwrap_or(u32::MAX);
+            let mut len = 0;
+            for pos in leaf.0..leaf.1 {
+                let (Some(&i), Some(&h)) = (self.index.get(pos), self.nodes.hashes().get(pos)) else {
+                    continue;
+                };
+                let w = self.nodes.weight(pos);
+                if w == 0.0 || taken.iter().any(|r| domain_of(r.index) == domain_of(i)) {
+                    continue;
+                }
+                len = crate::domains::insert_distinct(rest, len, Ranked::weighted(key_hash, h, w, i), domain_of);
+            }
+            *filled += len;
+            return;
+        }
+        let Some(gs) = self.groups.get(children.0..children.1) else {
+            return;
+        };
+        let mut ranks = [Ranked::EMPTY; 1 << MAX_FANOUT_BITS];
+        let m = rank_groups(key_hash, gs, &mut ranks);
+        for r in &ranks[..m] {
+            let g = &gs[r.index as usize];
+            let range = (g.start as usize, g.end as usize);
+            self.fill_from(key_hash, level + 1, range, range, g.summary, out, filled, domains);
+            if *filled == out.len() {
+                break;
+            }
+        }
+    }
+
     fn fill(
         &self,
         key_hash: u64,
@@ -379,14 +459,7 @@ impl<'a> Skeleton<'a> {
             return 0;
         };
         let mut ranks = [Ranked::EMPTY; 1 << MAX_FANOUT_BITS];
-        let mut m = 0;
-        for (i, g) in gs.iter().enumerate().take(ranks.len()) {
-            if g.weight != 0.0 {
-                ranks[m] = Ranked::weighted(key_hash, g.hash, g.weight, i as u32);
-                m += 1;
-            }
-        }
-        ranks[..m].sort_unstable_by(rank_order);
+        let m = rank_groups(key_hash, gs, &mut ranks);
         let mut n = 0;
         for r in &ranks[..m] {
             let g = &gs[r.index as usize];
@@ -413,6 +486,19 @@ impl<'a> Skeleton<'a> {
         }
         Ok(())
     }
+}
+
+/// The non-empty groups among `gs`, in race order; `index` is the position in `gs`.
+fn rank_groups(key_hash: u64, gs: &[Group], ranks: &mut [Ranked]) -> usize {
+    let mut m = 0;
+    for (i, g) in gs.iter().enumerate().take(ranks.len()) {
+        if g.weight != 0.0 {
+            ranks[m] = Ranked::weighted(key_hash, g.hash, g.weight, i as u32);
+            m += 1;
+        }
+    }
+    ranks[..m].sort_unstable_by(rank_order);
+    m
 }
 
 /// `2^-53`, exactly.

@@ -485,6 +485,29 @@ fn a_failed_domain_shifts_later_replicas_up() {
         let after: Vec<u32> = buf[..n].iter().map(|r| r.index).collect();
         assert_eq!(&after[..2], &before[1..], "replicas 1 and 2 become 0 and 1");
     }
+    // The skeleton: firstn over its own ranking.
+    let mut rng = Prng(21);
+    for shape in [(0, 0), (2, 1), (1, 3)] {
+        let shape = SkeletonShape::new(shape.0, shape.1).unwrap();
+        let nodes = Nodes::named("s-", 60, 3).with_weights(&random_weights(&mut rng, 60));
+        let domains: Vec<u32> = (0..60).map(|_| (rng.next() % 7) as u32).collect();
+        let sk = OwnedSkeleton::new(&nodes, shape);
+        let eligible = nodes.weights.iter().filter(|&&w| w != 0.0).count();
+        for key in keys(200) {
+            let kh = key_hash(&key, 3);
+            let full = skeleton_reference(&nodes, shape, kh, eligible);
+            let mut want = Vec::new();
+            for i in full {
+                if want.len() < 4 && !want.iter().any(|&j: &u32| domains[j as usize] == domains[i as usize]) {
+                    want.push(i);
+                }
+            }
+            let mut buf = [Ranked::EMPTY; 4];
+            let n = sk.view().top_k_distinct_of_hash(kh, &domains, &mut buf).unwrap();
+            let got: Vec<u32> = buf[..n].iter().map(|r| r.index).collect();
+            assert_eq!(got, want, "{shape:?}");
+        }
+    }
     // Fewer domains than k: one node per domain, no more.
     let mut buf = [Ranked::EMPTY; 6];
     assert_eq!(top_k_distinct(&nodes.table(), b"k", &domains, &mut buf).unwrap(), 4);
