@@ -17,6 +17,7 @@ use crate::error::Error;
 use crate::hash::key_hash;
 use crate::order::{ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
+use crate::skeleton::surely_after;
 use crate::table::NodeTable;
 
 /// The most partition bits: `P <= 2^24` partitions.
@@ -381,6 +382,27 @@ fn insert(nodes: &NodeTable<'_>, domains: Option<&[u32]>, key_hash: u64, row: &m
     true
 }
 
+/// Whether node `index` surely ranks after a full row's last entry: most
+/// rows, decided without the exact logarithm.
+#[inline]
+fn surely_not_entering(nodes: &NodeTable<'_>, key_hash: u64, row: &[u32], index: u32) -> bool {
+    let last = row[row.len() - 1];
+    if last == NO_NODE {
+        return false;
+    }
+    let h = nodes.hashes();
+    let (Some(&hx), Some(&hl)) = (h.get(index as usize), h.get(last as usize)) else {
+        return false;
+    };
+    surely_after(
+        key_hash,
+        hx,
+        nodes.weight(index as usize),
+        hl,
+        nodes.weight(last as usize),
+    )
+}
+
 /// [`insert`] for rows that hold at most one node per domain.
 fn insert_in_domains(nodes: &NodeTable<'_>, domains: &[u32], key_hash: u64, row: &mut [u32], x: Ranked) -> bool {
     let mut ranks = [Ranked::EMPTY; MAX_REPLICAS];
@@ -415,12 +437,17 @@ pub fn on_add(
     check(nodes, domains, bits, replicas, rows)?;
     let seed = nodes.seed();
     let mut changed = 0;
+    if nodes.weight(index as usize) == 0.0 {
+        return Ok(0); // never ranked
+    }
     for (p, row) in (0u32..).zip(rows.chunks_exact_mut(replicas)) {
         let kh = partition_key_hash(p, seed);
-        let Some(x) = standing(nodes, kh, index) else {
-            return Ok(0); // weight 0: never ranked
-        };
-        changed += insert(nodes, domains, kh, row, x) as usize;
+        if domains.is_none() && surely_not_entering(nodes, kh, row, index) {
+            continue;
+        }
+        if let Some(x) = standing(nodes, kh, index) {
+            changed += insert(nodes, domains, kh, row, x) as usize;
+        }
     }
     Ok(changed)
 }
@@ -484,6 +511,9 @@ pub fn on_reweight(
             continue;
         }
         let kh = partition_key_hash(p, seed);
+        if listed.is_none() && domains.is_none() && surely_not_entering(nodes, kh, row, index) {
+            continue;
+        }
         before[..replicas].copy_from_slice(row);
         match (listed, standing(nodes, kh, index)) {
             (Some(at), Some(x)) if heavier => {

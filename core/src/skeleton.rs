@@ -529,6 +529,22 @@ fn lower_bound(t: f64, inv_weight: f64) -> f64 {
     -(series * (1.0 + REL) + ABS) * inv_weight * (1.0 + REL)
 }
 
+/// Whether the node `(hash, weight)` surely ranks after `(other_hash,
+/// other_weight)` for this key hash, decided from the cheap bounds alone;
+/// `false` means "not sure", never "ranks before".
+#[inline]
+pub(crate) fn surely_after(key_hash: u64, hash: u64, weight: f64, other_hash: u64, other_weight: f64) -> bool {
+    if weight == 0.0 {
+        return true;
+    }
+    if other_weight == 0.0 {
+        return false;
+    }
+    let hi = upper_bound(one_minus_u(pair_score(key_hash, hash)), 1.0 / weight);
+    let lo = lower_bound(one_minus_u(pair_score(key_hash, other_hash)), 1.0 / other_weight);
+    hi < lo
+}
+
 /// The winner of the placement v1 weighted race among `len` candidates
 /// `(hash, weight, 1 / weight)` (weight 0 never wins), exactly as SPEC.md §6
 /// orders them.
