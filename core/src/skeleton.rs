@@ -304,7 +304,7 @@ impl<'a> Skeleton<'a> {
         let mut leaf = (0usize, self.nodes.hashes().len());
         for level in 1..=self.shape.levels {
             let gs = self.groups.get(lo..hi)?;
-            let c = race(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?;
+            let c = race_groups(key_hash, gs)?;
             let g = &gs[c];
             (lo, hi) = (g.start as usize, g.end as usize);
             if level == self.shape.levels {
@@ -514,6 +514,15 @@ fn one_minus_u(score: u64) -> f64 {
     ((1u64 << 53) - ((score >> 11) + 1)) as f64 * TWO_POW_NEG_53
 }
 
+/// `t = 1 - u` rounded down to a multiple of 2^-52, with integer operations
+/// and one exact subtraction (no int-to-float conversion, whose false
+/// register dependency serialises the hot loop). `t * 2^53 = !score >> 11`,
+/// so its top 52 bits are the mantissa of `1 + t`.
+#[inline(always)]
+fn one_minus_u_floor(score: u64) -> f64 {
+    f64::from_bits(0x3FF0_0000_0000_0000 | (!score >> 12)) - 1.0
+}
+
 /// An upper bound of the spec's `ln_u(score) / w`, from `-ln(1 - t) >= t + t^2/2 + t^3/3`.
 #[inline(always)]
 fn upper_bound(t: f64, inv_weight: f64) -> f64 {
@@ -555,6 +564,75 @@ pub(crate) fn surely_after(key_hash: u64, hash: u64, weight: f64, other_hash: u6
 /// compute the exact scores.
 #[inline]
 pub(crate) fn race(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
+    // Pass 1, the hot loop: `-ln(u) >= t >= t_floor` gives the upper bound
+    // `(ABS - t_floor) / w` with one subtraction and one multiplication.
+    let mut best = usize::MAX;
+    let mut best_hi = f64::NEG_INFINITY;
+    let mut best_t = 0.0;
+    let mut best_inv = 0.0;
+    let mut second_hi = f64::NEG_INFINITY;
+    for i in 0..len {
+        let (hash, weight, inv) = item(i);
+        if weight == 0.0 {
+            continue;
+        }
+        let t = one_minus_u_floor(pair_score(key_hash, hash));
+        let hi = (ABS - t) * inv;
+        if hi > best_hi {
+            second_hi = best_hi;
+            (best, best_hi, best_t, best_inv) = (i, hi, t, inv);
+        } else if hi > second_hi {
+            second_hi = hi;
+        }
+    }
+    if best == usize::MAX {
+        return None;
+    }
+    // Widen the runner-up's bound by far more than the rounding of pass 1.
+    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(best_t, best_inv) {
+        return Some(best);
+    }
+    race_tight(key_hash, len, item)
+}
+
+/// [`race`] among at most `2^MAX_FANOUT_BITS` sibling groups, without
+/// data-dependent branches in the hot loop: every first-order bound goes to a
+/// stack array, then two branch-free scans find the best and the runner-up.
+#[inline]
+fn race_groups(key_hash: u64, gs: &[Group]) -> Option<usize> {
+    const MAX: usize = 1 << MAX_FANOUT_BITS;
+    if gs.len() > MAX {
+        return race(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight));
+    }
+    let mut his = [f64::NEG_INFINITY; MAX];
+    for (hi, g) in his.iter_mut().zip(gs) {
+        let t = one_minus_u_floor(pair_score(key_hash, g.hash));
+        // A drained group (weight 0) has inv_weight 0: send it to -inf.
+        let drained = if g.weight == 0.0 { f64::NEG_INFINITY } else { 0.0 };
+        *hi = (ABS - t) * g.inv_weight + drained;
+    }
+    let his = &his[..gs.len()];
+    let best_hi = his.iter().fold(f64::NEG_INFINITY, |m, &h| m.max(h));
+    if best_hi == f64::NEG_INFINITY {
+        return None;
+    }
+    let best = his.iter().position(|&h| h == best_hi)?;
+    let second_hi = his
+        .iter()
+        .enumerate()
+        .fold(f64::NEG_INFINITY, |m, (i, &h)| if i == best { m } else { m.max(h) });
+    let g = &gs[best];
+    let t = one_minus_u(pair_score(key_hash, g.hash));
+    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(t, g.inv_weight) {
+        return Some(best);
+    }
+    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))
+}
+
+/// The race when the first-order bounds are too close to call: third-order
+/// bounds, then, if still undecided, the exact scores.
+#[cold]
+fn race_tight(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
     let mut best = usize::MAX;
     let mut best_hi = f64::NEG_INFINITY;
     let mut best_t = 0.0;
@@ -574,10 +652,7 @@ pub(crate) fn race(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64,
             second_hi = hi;
         }
     }
-    if best == usize::MAX {
-        return None;
-    }
-    if second_hi < lower_bound(best_t, best_inv) {
+    if best != usize::MAX && second_hi < lower_bound(best_t, best_inv) {
         return Some(best);
     }
     let mut winner: Option<Ranked> = None;

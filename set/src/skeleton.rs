@@ -5,7 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
 use longstraw::skeleton::build_groups;
-use longstraw::{key_hash, Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape};
+use longstraw::{
+    key_hash, Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary,
+};
 
 use crate::error::Result;
 use crate::membership::{apply, members_of, Change};
@@ -42,6 +44,7 @@ pub struct SkeletonSnapshot {
     sorted_weights: Vec<f64>,
     order: Vec<u32>,
     groups: Vec<Group>,
+    sorted_summary: TableSummary,
 }
 
 impl Skeleton {
@@ -79,6 +82,10 @@ impl Skeleton {
             sorted_weights: Vec::new(),
             order: Vec::new(),
             groups: Vec::new(),
+            sorted_summary: TableSummary {
+                eligible: 0,
+                shape: longstraw::Shape::AllEqual,
+            },
         };
         snap.rebuild()?;
         Ok(Skeleton {
@@ -243,14 +250,20 @@ impl SkeletonSnapshot {
         )?;
         self.groups.truncate(used);
         self.groups.shrink_to_fit();
+        self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
         Ok(())
     }
 
     /// The core's view.
     pub fn view(&self) -> longstraw::Skeleton<'_> {
-        let nodes = NodeTable::new(self.members.seed(), &self.sorted_hashes, Some(&self.sorted_weights))
-            .expect("validated when the nodes joined")
-            .with_backend(self.members.backend());
+        // Validated once per snapshot: a lookup must not scan the weights.
+        let nodes = NodeTable::from_summary(
+            self.members.seed(),
+            &self.sorted_hashes,
+            Some(&self.sorted_weights),
+            self.sorted_summary,
+        )
+        .with_backend(self.members.backend());
         longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups).expect("built together")
     }
 
