@@ -10,7 +10,8 @@ lint:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
 
 vectors-check:
-	$(CARGO) run --quiet -p longstraw-gen-vectors -- --check tests/vectors/placement-v1.json
+	$(CARGO) run --quiet -p longstraw-gen-vectors -- --check tests/vectors/placement-v1.json \
+		tests/vectors/table-v1.json tests/vectors/skeleton-v1.json tests/vectors/domains-v1.json
 
 test-rust: vectors-check test-spec
 	$(CARGO) test --workspace --release

@@ -400,3 +400,6 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     s.push_str("\n  ]\n}\n");
     s
 }
+
+mod scale;
+pub use scale::{domains_v1, skeleton_v1, table_v1};
