@@ -1,0 +1,31 @@
+//! Node.js bindings for longstraw: `Rendezvous`, `Snapshot` and `backend()`.
+//!
+//! This crate converts JavaScript values and errors only; placement and
+//! membership live in `longstraw` and `longstraw-set`.
+
+mod batch;
+mod error;
+mod js;
+mod lookup;
+mod raw;
+mod rendezvous;
+mod snapshot;
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+use crate::error::{JsErr, OrThrow};
+
+/// The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this
+/// CPU supports (`scalar`, `sse2`, `avx2`, `avx512`, `neon`).
+#[napi]
+pub fn backend(env: &Env) -> Result<&'static str> {
+    longstraw_set::backend_from_env()
+        .map(|b| b.name())
+        .map_err(JsErr::from)
+        .or_throw(env)
+}
+
+/// The placement version new sets use by default.
+#[napi]
+pub const PLACEMENT: u32 = 1;
