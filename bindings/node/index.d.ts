@@ -69,6 +69,11 @@ export declare class Rendezvous {
  * it, so indices from `ownerIndices()` always refer to `snapshot.nodes`.
  */
 export declare class Snapshot {
+  /**
+   * Snapshots come from `rendezvous.snapshot()`; this constructor always
+   * throws a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
+   */
+  constructor()
   /** How many nodes, including drained (weight 0) ones. */
   get size(): number
   /** How many nodes have a non-zero weight. */
