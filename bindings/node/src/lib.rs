@@ -5,6 +5,7 @@
 
 mod batch;
 mod error;
+mod fast;
 mod js;
 mod lookup;
 mod raw;
@@ -29,3 +30,9 @@ pub fn backend(env: &Env) -> Result<&'static str> {
 /// The placement version new sets use by default.
 #[napi]
 pub const PLACEMENT: u32 = 1;
+
+/// Installs the direct per-key callbacks (see `fast`) once the classes exist.
+#[napi(module_exports)]
+pub fn init(exports: Object, env: Env) -> Result<()> {
+    fast::install(env.raw(), exports.raw()).or_throw(&env)
+}

@@ -22,6 +22,13 @@ pub struct Rendezvous {
     inner: SetRendezvous,
 }
 
+impl Rendezvous {
+    /// The membership lookups run on: the snapshot current now.
+    pub fn current(&self) -> arc_swap::Guard<std::sync::Arc<longstraw_set::Snapshot>> {
+        self.inner.load()
+    }
+}
+
 fn node_what(at: usize) -> impl Fn() -> String {
     move || format!("nodes[{at}]")
 }

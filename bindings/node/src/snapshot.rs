@@ -25,6 +25,11 @@ impl Snapshot {
     pub fn from_arc(inner: Arc<SetSnapshot>) -> Snapshot {
         Snapshot { inner }
     }
+
+    /// The membership lookups run on.
+    pub fn current(&self) -> &SetSnapshot {
+        &self.inner
+    }
 }
 
 #[napi]

@@ -226,3 +226,25 @@ test('empty and fully drained sets', async () => {
 test('Snapshot cannot be constructed directly', () => {
   throwsCoded(() => new Snapshot(), TypeError, TYPE, /rendezvous.snapshot\(\)/)
 })
+
+test('methods called on a foreign receiver are TypeErrors, not crashes', () => {
+  const r = new Rendezvous(['a'])
+  const snap = r.snapshot()
+  const methods = [
+    [Rendezvous.prototype, ['owner', 'topK', 'rank', 'has', 'owners', 'add', 'remove']],
+    [Snapshot.prototype, ['owner', 'ownerIndex', 'topK', 'rank', 'has', 'owners', 'ownerIndices']]
+  ]
+  for (const [proto, names] of methods) {
+    for (const name of names) {
+      for (const other of [{}, snap === proto ? r : (proto === Rendezvous.prototype ? snap : r), Object.create(proto)]) {
+        let caught
+        try { proto[name].call(other, 'k', 1) } catch (e) { caught = e }
+        assert.ok(caught instanceof Error, `${name} on a foreign receiver did not throw`)
+      }
+    }
+  }
+  // The fast per-key methods say what went wrong, with a code.
+  throwsCoded(() => Rendezvous.prototype.owner.call(snap, 'k'), TypeError, TYPE, /this must be a Rendezvous/)
+  throwsCoded(() => Snapshot.prototype.ownerIndex.call({}, 'k'), TypeError, TYPE, /this must be a Snapshot/)
+  throwsCoded(() => Snapshot.prototype.topK.call(r, 'k', 1), TypeError, TYPE, /this must be a Snapshot/)
+})
