@@ -19,7 +19,7 @@ use crate::error::{JsErr, OrThrow};
 
 /// The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this
 /// CPU supports (`scalar`, `sse2`, `avx2`, `avx512`, `neon`).
-#[napi]
+#[napi(catch_unwind)]
 pub fn backend(env: &Env) -> Result<&'static str> {
     longstraw_set::backend_from_env()
         .map(|b| b.name())

@@ -95,6 +95,8 @@ impl Rendezvous {
     /// number per node (default 1; 0 drains a node). `seed`: a safe-integer
     /// number or a bigint below 2^64 (default 0). `placement`: 1.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         constructor,
         ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number }"
     )]
@@ -105,7 +107,10 @@ impl Rendezvous {
     }
 
     /// Adds a node (weight 1 unless given).
-    #[napi(ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
+    #[napi(
+        catch_unwind,
+        ts_args_type = "node: string | Buffer | Uint8Array, weight?: number"
+    )]
     pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
         let js = js(env);
         let run = || -> Res<()> {
@@ -120,7 +125,7 @@ impl Rendezvous {
     }
 
     /// Removes a node.
-    #[napi(ts_args_type = "node: string | Buffer | Uint8Array")]
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn remove(&self, env: &Env, node: Unknown<'_>) -> Result<()> {
         let js = js(env);
         let run = || -> Res<()> {
@@ -131,7 +136,10 @@ impl Rendezvous {
     }
 
     /// Changes a node's weight (0 drains it: it keeps its index but owns nothing).
-    #[napi(ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
+    #[napi(
+        catch_unwind,
+        ts_args_type = "node: string | Buffer | Uint8Array, weight: number"
+    )]
     pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
         let js = js(env);
         let run = || -> Res<()> {
@@ -143,19 +151,19 @@ impl Rendezvous {
     }
 
     /// The current membership, frozen. Use it to keep indices and ids together.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn snapshot(&self) -> Snapshot {
         Snapshot::from_arc(self.inner.snapshot())
     }
 
     /// How many nodes, including drained ones.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn size(&self) -> u32 {
         self.inner.len() as u32
     }
 
     /// Node ids in index order.
-    #[napi(getter, ts_return_type = "Array<string | Buffer>")]
+    #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
         lookup::nodes(js(env), &self.inner.load())
             .map(Raw)
@@ -163,37 +171,39 @@ impl Rendezvous {
     }
 
     /// Weights in index order.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn weights(&self) -> Vec<f64> {
         self.inner.load().weights().to_vec()
     }
 
     /// The seed, as a bigint.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn seed(&self) -> BigInt {
         BigInt::from(self.inner.load().seed())
     }
 
     /// The placement version.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn placement(&self) -> u32 {
         self.inner.load().placement().number()
     }
 
     /// The kernel lookups run on.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn backend(&self) -> &'static str {
         self.inner.load().backend().name()
     }
 
     /// Whether a node with this id is in the set.
-    #[napi(ts_args_type = "node: string | Buffer | Uint8Array")]
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
         lookup::has(js(env), &self.inner.load(), node.raw()).or_throw(env)
     }
 
     /// The node that owns `key`.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array",
         ts_return_type = "string | Buffer"
     )]
@@ -205,6 +215,8 @@ impl Rendezvous {
 
     /// The best `k` eligible nodes for `key`, best first.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array, k: number",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -216,6 +228,8 @@ impl Rendezvous {
 
     /// Every eligible node for `key`, best first.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -227,6 +241,8 @@ impl Rendezvous {
 
     /// The owner of each key.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -239,6 +255,8 @@ impl Rendezvous {
     /// Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
     /// `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "{ indices: Uint32Array; snapshot: Snapshot }"
     )]
@@ -266,6 +284,8 @@ impl Rendezvous {
 
     /// `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "Promise<{ indices: Uint32Array; snapshot: Snapshot }>"
     )]
@@ -286,6 +306,8 @@ impl Rendezvous {
 
     /// `owners` on the thread pool.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
         ts_return_type = "Promise<Array<string | Buffer>>"
     )]

@@ -36,7 +36,7 @@ impl Snapshot {
 impl Snapshot {
     /// Snapshots come from `rendezvous.snapshot()`; this constructor always
     /// throws a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
-    #[napi(constructor)]
+    #[napi(catch_unwind, constructor)]
     pub fn new(env: &Env) -> Result<Self> {
         Err(crate::error::JsErr::type_error(
             "Snapshot cannot be constructed directly; call rendezvous.snapshot()",
@@ -45,61 +45,63 @@ impl Snapshot {
     }
 
     /// How many nodes, including drained (weight 0) ones.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn size(&self) -> u32 {
         self.inner.len() as u32
     }
 
     /// How many nodes have a non-zero weight.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn eligible(&self) -> u32 {
         self.inner.eligible() as u32
     }
 
     /// Node ids in index order (strings; Buffers for ids that are not UTF-8).
-    #[napi(getter, ts_return_type = "Array<string | Buffer>")]
+    #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
         lookup::nodes(js(env), &self.inner).map(Raw).or_throw(env)
     }
 
     /// Weights in index order.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn weights(&self) -> Vec<f64> {
         self.inner.weights().to_vec()
     }
 
     /// The seed, as a bigint.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn seed(&self) -> BigInt {
         BigInt::from(self.inner.seed())
     }
 
     /// The placement version.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn placement(&self) -> u32 {
         self.inner.placement().number()
     }
 
     /// Increases by one with every change published by the set.
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn generation(&self) -> i64 {
         self.inner.generation() as i64
     }
 
     /// The kernel lookups run on (`scalar`, `avx2`, ...).
-    #[napi(getter)]
+    #[napi(catch_unwind, getter)]
     pub fn backend(&self) -> &'static str {
         self.inner.backend().name()
     }
 
     /// Whether a node with this id is in the snapshot.
-    #[napi(ts_args_type = "node: string | Buffer | Uint8Array")]
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
         lookup::has(js(env), &self.inner, node.raw()).or_throw(env)
     }
 
     /// The node that owns `key`.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array",
         ts_return_type = "string | Buffer"
     )]
@@ -110,13 +112,15 @@ impl Snapshot {
     }
 
     /// The index in `nodes` of the node that owns `key`.
-    #[napi(ts_args_type = "key: string | Buffer | Uint8Array")]
+    #[napi(catch_unwind, ts_args_type = "key: string | Buffer | Uint8Array")]
     pub fn owner_index(&self, env: &Env, key: Unknown<'_>) -> Result<u32> {
         lookup::owner_index(js(env), &self.inner, key.raw()).or_throw(env)
     }
 
     /// The best `k` eligible nodes for `key`, best first.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array, k: number",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -128,6 +132,8 @@ impl Snapshot {
 
     /// Every eligible node for `key`, best first.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "key: string | Buffer | Uint8Array",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -139,6 +145,8 @@ impl Snapshot {
 
     /// The owner of each key.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
         ts_return_type = "Array<string | Buffer>"
     )]
@@ -151,6 +159,8 @@ impl Snapshot {
     /// Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
     /// (or fills `out` with) the index in `nodes` of each key's owner.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array",
         ts_return_type = "Uint32Array"
     )]
@@ -169,6 +179,8 @@ impl Snapshot {
     /// `ownerIndices` on the thread pool: the inputs are copied, so they may
     /// be reused as soon as this returns.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "Promise<Uint32Array>"
     )]
@@ -189,6 +201,8 @@ impl Snapshot {
 
     /// `owners` on the thread pool.
     #[napi(
+        catch_unwind,
+        catch_unwind,
         ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
         ts_return_type = "Promise<Array<string | Buffer>>"
     )]
