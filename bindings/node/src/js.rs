@@ -89,7 +89,7 @@ impl Js {
         })
     }
 
-    fn is_array(self, v: sys::napi_value) -> Res<bool> {
+    pub fn is_array(self, v: sys::napi_value) -> Res<bool> {
         let mut yes = false;
         // SAFETY: `env` and `v` belong to the current call.
         check(

@@ -44,7 +44,7 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
     let mut weights = vec![1.0; ids.len()];
     match js.type_of(options)? {
         JsType::Undefined => {}
-        JsType::Object if !js.describe(options).starts_with("an array") => {
+        JsType::Object if !js.is_array(options)? => {
             for name in js.property_names(options)? {
                 if !OPTION_NAMES.contains(&name.as_str()) {
                     return Err(JsErr::new(
