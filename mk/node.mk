@@ -4,7 +4,8 @@
 #                     so that require('./bindings/node') works from the repo root
 #   make test-node    generated files current + node --test bindings/node/test
 #   make demo-node    placements for a demo corpus, and what moves on add/remove
-#   make bench-node   owner/topK/batch vs hashring, consistent-hash, JS HRW, jump
+#   make bench-node   owner/topK/batch vs hashring, consistent-hash, JS HRW, jump,
+#                     then the same lookups in Rust (the core's share of the time)
 #   make regen-node   copy regenerated index.js/index.d.ts over the committed ones
 .PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps
 
@@ -49,3 +50,5 @@ demo-node: build-node
 
 bench-node: build-node
 	cd $(ROOT) && $(NODE) bindings/node/bench/bench.js
+	@echo "## the Rust core alone, same keys and nodes (the floor under the Node numbers)"
+	$(CARGO) run --quiet --release -p longstraw-node --example core_floor
