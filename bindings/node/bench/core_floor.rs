@@ -1,4 +1,4 @@
-//! The Rust floor for bench/bench.js: the same keys and nodes, through
+//! The Rust floor for bench/bench.js: the same kind of keys and nodes, through
 //! `longstraw-set` directly, so the Node numbers can be split into the core's
 //! time and the binding's.
 //!
@@ -10,8 +10,9 @@ use std::time::Instant;
 use longstraw::PackedKeys;
 use longstraw_set::{Options, Rendezvous};
 
-const KEYS: u64 = 50_000;
-const ROUNDS: usize = 5;
+const KEYS: u64 = 10_000;
+/// Many short rounds, best taken: the least disturbed estimate on a shared machine.
+const ROUNDS: usize = 25;
 
 fn best_of(mut f: impl FnMut()) -> f64 {
     (0..ROUNDS)
