@@ -11,7 +11,7 @@ const r = new Rendezvous(nodes, { seed: 0 })
 console.log(`longstraw (node) placement v${r.placement}, backend ${backend()}, nodes: ${r.nodes.join(', ')}`)
 for (const k of shown) console.log(`  ${JSON.stringify(k).padEnd(14)} -> ${r.owner(k).padEnd(8)} top3 ${r.topK(k, 3).join(' > ')}`)
 
-const count = (owners) => owners.reduce((m, o) => m.set(o, (m.get(o) || 0) + 1), new Map())
+const count = (owners) => new Map([...owners.reduce((m, o) => m.set(o, (m.get(o) || 0) + 1), new Map())].sort())
 const describe = (before, after) => {
   const moves = new Map()
   before.forEach((b, i) => {
