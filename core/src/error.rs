@@ -88,9 +88,7 @@ impl fmt::Display for Error {
             Error::LengthMismatch { expected, actual } => {
                 write!(f, "length mismatch: expected {expected}, got {actual}")
             }
-            Error::NoEligibleNodes => {
-                f.write_str("no eligible node: the set is empty or every node has weight 0")
-            }
+            Error::NoEligibleNodes => f.write_str("no eligible node: the set is empty or every node has weight 0"),
             Error::BadOffsets { at } => write!(
                 f,
                 "bad key offsets at position {at}: offsets must be non-decreasing and within the key bytes"

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use longstraw::{
-    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable,
-    PackedKeys, Placement, Ranked, TableSummary,
+    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable, PackedKeys, Placement,
+    Ranked, TableSummary,
 };
 
 use crate::error::{Error, Result};
@@ -131,12 +131,7 @@ impl Snapshot {
             .enumerate()
             .map(|(i, id)| (id.clone(), i as u32))
             .collect();
-        self.by_hash = self
-            .hashes
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| (h, i as u32))
-            .collect();
+        self.by_hash = self.hashes.iter().enumerate().map(|(i, &h)| (h, i as u32)).collect();
     }
 
     /// Recomputes the summary; called once per published snapshot.
@@ -217,8 +212,7 @@ impl Snapshot {
     }
     /// The core's view of this snapshot.
     pub fn table(&self) -> NodeTable<'_> {
-        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary)
-            .with_backend(self.backend)
+        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary).with_backend(self.backend)
     }
 
     // ---- lookups ----
@@ -227,9 +221,7 @@ impl Snapshot {
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
         let i = self.owner_index(key)?;
-        Ok(self
-            .node(i)
-            .expect("the core returns indices of this table"))
+        Ok(self.node(i).expect("the core returns indices of this table"))
     }
 
     /// The index of the node that owns `key`.
@@ -276,19 +268,13 @@ impl Snapshot {
     }
 
     /// The owner index of each key of a packed batch, into `out`.
-    pub fn owners_into<O: KeyOffset>(
-        &self,
-        keys: &PackedKeys<'_, O>,
-        out: &mut [u32],
-    ) -> Result<()> {
+    pub fn owners_into<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<()> {
         Ok(self.table().owners(keys, out)?)
     }
 
     /// The owner index of each key.
     pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
         let table = self.table();
-        keys.into_iter()
-            .map(|k| Ok(table.owner(k.as_ref())?))
-            .collect()
+        keys.into_iter().map(|k| Ok(table.owner(k.as_ref())?)).collect()
     }
 }

@@ -9,16 +9,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let check = args.iter().any(|a| a == "--check");
-    let path = args
-        .iter()
-        .find(|a| !a.starts_with("--"))
-        .cloned()
-        .unwrap_or_else(|| {
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/vectors/placement-v1.json"
-            )
-            .to_owned()
+    let path =
+        args.iter().find(|a| !a.starts_with("--")).cloned().unwrap_or_else(|| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors/placement-v1.json").to_owned()
         });
     let text = longstraw_gen_vectors::placement_v1();
     if check {
@@ -28,9 +21,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
             Ok(_) => {
-                eprintln!(
-                    "{path}: differs from what the oracle generates; placement v1 has drifted"
-                );
+                eprintln!("{path}: differs from what the oracle generates; placement v1 has drifted");
                 ExitCode::FAILURE
             }
             Err(e) => {
