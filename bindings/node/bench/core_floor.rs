@@ -39,9 +39,7 @@ fn main() {
     println!("| n | owners_into (batch) | owner_index (per key) | top_k_into(3) |");
     println!("|---:|---:|---:|---:|");
     for n in [10usize, 100, 1000] {
-        let nodes: Vec<String> = (0..n)
-            .map(|i| format!("10.0.{}.{}:11211", i >> 8, i & 255))
-            .collect();
+        let nodes: Vec<String> = (0..n).map(|i| format!("10.0.{}.{}:11211", i >> 8, i & 255)).collect();
         let snap = Rendezvous::new(&nodes, Options::default())
             .expect("distinct nodes")
             .snapshot();

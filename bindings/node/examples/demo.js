@@ -1,7 +1,20 @@
 'use strict'
 // Placements for a small demo corpus, and what moves when a node joins,
 // leaves, or is drained. `make demo-node` runs it.
+const fs = require('node:fs')
+const path = require('node:path')
 const { Rendezvous, backend } = require('..')
+
+// The cross-language check of `make demo`: the owners of user:0..user:19 over
+// cache-0..cache-9 go to build/demo/placements-node.txt, compared with Rust's.
+function writePlacements () {
+  const ring = new Rendezvous(Array.from({ length: 10 }, (_, i) => `cache-${i}`))
+  const lines = Array.from({ length: 20 }, (_, i) => `user:${i}\t${ring.owner(`user:${i}`)}\n`)
+  const dir = path.join(__dirname, '..', '..', '..', 'build', 'demo')
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, 'placements-node.txt'), lines.join(''))
+}
+writePlacements()
 
 const nodes = ['cache-a', 'cache-b', 'cache-c', 'cache-d']
 const corpus = Array.from({ length: 10000 }, (_, i) => `user:${i}`)

@@ -131,14 +131,8 @@ impl OwnersTask {
                 slots.copy_from_slice(indices);
                 let snapshot = Snapshot::from_arc(self.snap.clone());
                 // SAFETY: `env` is the live environment of the completion callback.
-                let snapshot =
-                    unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }.map_err(|e| {
-                        JsErr::new(
-                            crate::error::Kind::Error,
-                            crate::error::codes::INTERNAL,
-                            e.reason,
-                        )
-                    })?;
+                let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
+                    .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;
                 with_snapshot(js, array, snapshot)
             }
         }
@@ -146,11 +140,7 @@ impl OwnersTask {
 }
 
 /// `{ indices, snapshot }`.
-pub fn with_snapshot(
-    js: Js,
-    indices: sys::napi_value,
-    snapshot: sys::napi_value,
-) -> Res<sys::napi_value> {
+pub fn with_snapshot(js: Js, indices: sys::napi_value, snapshot: sys::napi_value) -> Res<sys::napi_value> {
     let mut obj = ptr::null_mut();
     // SAFETY: creates a plain object and sets two data properties on it.
     unsafe {

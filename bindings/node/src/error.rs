@@ -105,9 +105,7 @@ impl From<SetError> for JsErr {
         let message = e.to_string();
         let (kind, code) = match &e {
             SetError::Core(core) => match core {
-                Core::EmptyNodeId | Core::NodeIdTooLong { .. } => {
-                    (Kind::Range, codes::INVALID_NODE_ID)
-                }
+                Core::EmptyNodeId | Core::NodeIdTooLong { .. } => (Kind::Range, codes::INVALID_NODE_ID),
                 Core::InvalidWeight { .. } => (Kind::Range, codes::INVALID_WEIGHT),
                 Core::TooManyNodes { .. } => (Kind::Range, codes::TOO_MANY_NODES),
                 Core::LengthMismatch { .. } => (Kind::Range, codes::LENGTH_MISMATCH),

@@ -35,16 +35,7 @@ unsafe fn call(env: sys::napi_env, info: sys::napi_callback_info) -> Call {
         args: [ptr::null_mut(); 3],
     };
     // SAFETY: upheld by the caller; missing arguments are set to `undefined`.
-    unsafe {
-        sys::napi_get_cb_info(
-            env,
-            info,
-            &mut argc,
-            c.args.as_mut_ptr(),
-            &mut c.this,
-            ptr::null_mut(),
-        )
-    };
+    unsafe { sys::napi_get_cb_info(env, info, &mut argc, c.args.as_mut_ptr(), &mut c.this, ptr::null_mut()) };
     c
 }
 
@@ -53,11 +44,7 @@ unsafe fn call(env: sys::napi_env, info: sys::napi_callback_info) -> Call {
 /// # Safety
 /// `env` must be the running callback's environment; the returned reference
 /// must not outlive the callback (the JS object keeps the value alive meanwhile).
-unsafe fn receiver<'a, T: TypeTag>(
-    env: sys::napi_env,
-    this: sys::napi_value,
-    class: &str,
-) -> Res<&'a T> {
+unsafe fn receiver<'a, T: TypeTag>(env: sys::napi_env, this: sys::napi_value, class: &str) -> Res<&'a T> {
     let mut tagged = false;
     let tag = T::type_tag();
     // SAFETY: `this` belongs to the running callback.
@@ -113,10 +100,7 @@ fn boolean(js: Js, x: bool) -> Res<sys::napi_value> {
 
 macro_rules! fast_method {
     ($name:ident, $class:ty, $class_name:literal, |$js:ident, $snap:ident, $c:ident| $body:expr) => {
-        unsafe extern "C" fn $name(
-            env: sys::napi_env,
-            info: sys::napi_callback_info,
-        ) -> sys::napi_value {
+        unsafe extern "C" fn $name(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
             let result = std::panic::catch_unwind(|| {
                 // SAFETY: called by Node-API as a callback with these arguments.
                 let $c = unsafe { call(env, info) };

@@ -92,10 +92,7 @@ impl Js {
     pub fn is_array(self, v: sys::napi_value) -> Res<bool> {
         let mut yes = false;
         // SAFETY: `env` and `v` belong to the current call.
-        check(
-            unsafe { sys::napi_is_array(self.env, v, &mut yes) },
-            "is_array",
-        )?;
+        check(unsafe { sys::napi_is_array(self.env, v, &mut yes) }, "is_array")?;
         Ok(yes)
     }
 
@@ -118,15 +115,7 @@ impl Js {
         // SAFETY: `v` is a typed array (checked above); every out-pointer is valid.
         check(
             unsafe {
-                sys::napi_get_typedarray_info(
-                    self.env,
-                    v,
-                    &mut kind,
-                    &mut len,
-                    &mut data,
-                    &mut buffer,
-                    &mut offset,
-                )
+                sys::napi_get_typedarray_info(self.env, v, &mut kind, &mut len, &mut data, &mut buffer, &mut offset)
             },
             "get_typedarray_info",
         )?;
@@ -202,15 +191,7 @@ impl Js {
         let mut written = 0usize;
         // SAFETY: `units` has room for `len` units and the terminating zero.
         check(
-            unsafe {
-                sys::napi_get_value_string_utf16(
-                    self.env,
-                    v,
-                    units.as_mut_ptr(),
-                    units.len(),
-                    &mut written,
-                )
-            },
+            unsafe { sys::napi_get_value_string_utf16(self.env, v, units.as_mut_ptr(), units.len(), &mut written) },
             "get_value_string_utf16",
         )?;
         units.truncate(written);
@@ -222,12 +203,7 @@ impl Js {
     /// Node-API replaces a lone surrogate with U+FFFD when it converts to
     /// UTF-8. So when the converted bytes contain U+FFFD, the UTF-16 code units
     /// are checked: a real U+FFFD is kept, a lone surrogate is a `TypeError`.
-    fn string<'b>(
-        self,
-        v: sys::napi_value,
-        buf: &'b mut KeyBuf,
-        what: &dyn Fn() -> String,
-    ) -> Res<&'b [u8]> {
+    fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
         let mut len = 0usize;
         // SAFETY: `v` is a string; the stack buffer has `STACK_KEY` bytes and
         // Node-API writes at most `STACK_KEY - 1` of them plus a zero.
@@ -248,9 +224,7 @@ impl Js {
         } else {
             // SAFETY: a null buffer asks for the full length.
             check(
-                unsafe {
-                    sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len)
-                },
+                unsafe { sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len) },
                 "get_value_string_utf8",
             )?;
             buf.heap.clear();
@@ -301,12 +275,7 @@ impl Js {
 
     /// The bytes of a key or node id: a string (as UTF-8), a Buffer or a
     /// Uint8Array. A typed array is borrowed, not copied.
-    pub fn bytes<'b>(
-        self,
-        v: sys::napi_value,
-        buf: &'b mut KeyBuf,
-        what: &dyn Fn() -> String,
-    ) -> Res<&'b [u8]> {
+    pub fn bytes<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
         match self.type_of(v)? {
             JsType::String => self.string(v, buf, what),
             JsType::Object => match self.typed_array(v)? {
@@ -327,9 +296,7 @@ impl Js {
         match self.typed_array(v)? {
             // SAFETY: as in `bytes`: valid for the current native call, which
             // the caller's lifetime must not outlive.
-            Some((sys::TypedarrayType::uint8_array, len, data)) => {
-                Ok(unsafe { slice_or_empty(data, len) })
-            }
+            Some((sys::TypedarrayType::uint8_array, len, data)) => Ok(unsafe { slice_or_empty(data, len) }),
             _ => Err(self.wrong_type(v, what, "a Buffer or Uint8Array")),
         }
     }
@@ -351,11 +318,7 @@ impl Js {
     }
 
     /// A Uint32Array to write into.
-    pub fn u32_array_mut<'a>(
-        self,
-        v: sys::napi_value,
-        what: &dyn Fn() -> String,
-    ) -> Res<&'a mut [u32]> {
+    pub fn u32_array_mut<'a>(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<&'a mut [u32]> {
         match self.typed_array(v)? {
             Some((sys::TypedarrayType::uint32_array, len, data)) => {
                 // SAFETY: as in `offsets`; nothing else reads or writes the
@@ -370,24 +333,12 @@ impl Js {
     /// Whether two typed arrays share memory (an output must not alias an input).
     pub fn overlaps(a: &[u8], b: &[u32]) -> bool {
         let (a0, a1) = (a.as_ptr() as usize, a.as_ptr() as usize + a.len());
-        let (b0, b1) = (
-            b.as_ptr() as usize,
-            b.as_ptr() as usize + std::mem::size_of_val(b),
-        );
+        let (b0, b1) = (b.as_ptr() as usize, b.as_ptr() as usize + std::mem::size_of_val(b));
         a0 < b1 && b0 < a1
     }
 
-    pub fn wrong_type(
-        self,
-        v: sys::napi_value,
-        what: &dyn Fn() -> String,
-        expected: &str,
-    ) -> JsErr {
-        JsErr::type_error(format!(
-            "{} must be {expected}; got {}",
-            what(),
-            self.describe(v)
-        ))
+    pub fn wrong_type(self, v: sys::napi_value, what: &dyn Fn() -> String, expected: &str) -> JsErr {
+        JsErr::type_error(format!("{} must be {expected}; got {}", what(), self.describe(v)))
     }
 
     /// A seed: a non-negative safe-integer number, or a bigint in u64 range.
@@ -420,9 +371,7 @@ impl Js {
                 let mut lossless = false;
                 // SAFETY: `v` is a bigint.
                 check(
-                    unsafe {
-                        sys::napi_get_value_bigint_uint64(self.env, v, &mut value, &mut lossless)
-                    },
+                    unsafe { sys::napi_get_value_bigint_uint64(self.env, v, &mut value, &mut lossless) },
                     "get_value_bigint_uint64",
                 )?;
                 if lossless {
@@ -457,10 +406,7 @@ impl Js {
                     return Err(JsErr::new(
                         Kind::Range,
                         codes::INVALID_COUNT,
-                        format!(
-                            "{what} must be a non-negative integer; got {}",
-                            show_number(x)
-                        ),
+                        format!("{what} must be a non-negative integer; got {}", show_number(x)),
                     ));
                 }
                 Ok(x.min(u32::MAX as f64) as usize)
@@ -481,10 +427,7 @@ impl Js {
                     Err(JsErr::new(
                         Kind::Range,
                         codes::UNKNOWN_PLACEMENT,
-                        format!(
-                            "unknown placement version {} (this build knows: 1)",
-                            show_number(x)
-                        ),
+                        format!("unknown placement version {} (this build knows: 1)", show_number(x)),
                     ))
                 }
             }
@@ -507,10 +450,7 @@ impl Js {
             .map(|i| {
                 let mut e = ptr::null_mut();
                 // SAFETY: `v` is an array; a getter may throw, which `check` reports.
-                check(
-                    unsafe { sys::napi_get_element(self.env, v, i, &mut e) },
-                    "get_element",
-                )?;
+                check(unsafe { sys::napi_get_element(self.env, v, i, &mut e) }, "get_element")?;
                 Ok(e)
             })
             .collect()
@@ -541,11 +481,7 @@ impl Js {
     }
 
     /// A JavaScript array of `len` values.
-    pub fn array_of(
-        self,
-        items: impl Iterator<Item = Res<sys::napi_value>>,
-        len: usize,
-    ) -> Res<sys::napi_value> {
+    pub fn array_of(self, items: impl Iterator<Item = Res<sys::napi_value>>, len: usize) -> Res<sys::napi_value> {
         let mut arr = ptr::null_mut();
         // SAFETY: creates a new array in the current call's scope.
         check(
@@ -567,13 +503,9 @@ impl Js {
     pub fn new_u32_array<'a>(self, len: usize) -> Res<(sys::napi_value, &'a mut [u32])> {
         let mut data: *mut std::ffi::c_void = ptr::null_mut();
         let mut buffer = ptr::null_mut();
-        let byte_len = len.checked_mul(4).ok_or_else(|| {
-            JsErr::new(
-                Kind::Range,
-                codes::LENGTH_MISMATCH,
-                format!("{len} keys is too many"),
-            )
-        })?;
+        let byte_len = len
+            .checked_mul(4)
+            .ok_or_else(|| JsErr::new(Kind::Range, codes::LENGTH_MISMATCH, format!("{len} keys is too many")))?;
         // SAFETY: creates a new ArrayBuffer of `byte_len` zeroed bytes.
         check(
             unsafe { sys::napi_create_arraybuffer(self.env, byte_len, &mut data, &mut buffer) },
@@ -583,14 +515,7 @@ impl Js {
         // SAFETY: `buffer` holds exactly `len` u32 elements from offset 0.
         check(
             unsafe {
-                sys::napi_create_typedarray(
-                    self.env,
-                    sys::TypedarrayType::uint32_array,
-                    len,
-                    buffer,
-                    0,
-                    &mut array,
-                )
+                sys::napi_create_typedarray(self.env, sys::TypedarrayType::uint32_array, len, buffer, 0, &mut array)
             },
             "create_typedarray",
         )?;
@@ -607,12 +532,7 @@ impl Js {
             // SAFETY: `bytes` is valid UTF-8 of the given length.
             check(
                 unsafe {
-                    sys::napi_create_string_utf8(
-                        self.env,
-                        bytes.as_ptr().cast(),
-                        bytes.len() as isize,
-                        &mut out,
-                    )
+                    sys::napi_create_string_utf8(self.env, bytes.as_ptr().cast(), bytes.len() as isize, &mut out)
                 },
                 "create_string_utf8",
             )?;
@@ -621,13 +541,7 @@ impl Js {
             // SAFETY: copies `bytes` into a new Buffer.
             check(
                 unsafe {
-                    sys::napi_create_buffer_copy(
-                        self.env,
-                        bytes.len(),
-                        bytes.as_ptr().cast(),
-                        &mut data,
-                        &mut out,
-                    )
+                    sys::napi_create_buffer_copy(self.env, bytes.len(), bytes.as_ptr().cast(), &mut data, &mut out)
                 },
                 "create_buffer_copy",
             )?;

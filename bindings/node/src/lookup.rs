@@ -26,12 +26,7 @@ pub fn owner_index(js: Js, snap: &Snapshot, key: sys::napi_value) -> Res<u32> {
     Ok(snap.owner_index(bytes)?)
 }
 
-pub fn top_k(
-    js: Js,
-    snap: &Snapshot,
-    key: sys::napi_value,
-    k: sys::napi_value,
-) -> Res<sys::napi_value> {
+pub fn top_k(js: Js, snap: &Snapshot, key: sys::napi_value, k: sys::napi_value) -> Res<sys::napi_value> {
     let mut buf = KeyBuf::default();
     let bytes = js.bytes(key, &mut buf, &key_what)?;
     let k = js.count(k, "k")?;
@@ -121,10 +116,7 @@ pub fn owner_indices(
             return Err(JsErr::new(
                 Kind::Range,
                 codes::LENGTH_MISMATCH,
-                format!(
-                    "out has {} elements but the batch has {count} keys",
-                    slots.len()
-                ),
+                format!("out has {} elements but the batch has {count} keys", slots.len()),
             ));
         }
         let offsets_bytes = match &offs {

@@ -73,8 +73,7 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
                 for (at, (&v, slot)) in given.iter().zip(&mut weights).enumerate() {
                     let what = || format!("options.weights[{at}]");
                     *slot = js.weight(v, &what)?;
-                    longstraw::validate_weight(*slot)
-                        .map_err(|e| JsErr::from(e).context(what()))?;
+                    longstraw::validate_weight(*slot).map_err(|e| JsErr::from(e).context(what()))?;
                 }
             }
         }
@@ -107,10 +106,7 @@ impl Rendezvous {
     }
 
     /// Adds a node (weight 1 unless given).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "node: string | Buffer | Uint8Array, weight?: number"
-    )]
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
     pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
         let js = js(env);
         let run = || -> Res<()> {
@@ -136,10 +132,7 @@ impl Rendezvous {
     }
 
     /// Changes a node's weight (0 drains it: it keeps its index but owns nothing).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "node: string | Buffer | Uint8Array, weight: number"
-    )]
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
     pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
         let js = js(env);
         let run = || -> Res<()> {
@@ -165,9 +158,7 @@ impl Rendezvous {
     /// Node ids in index order.
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
-        lookup::nodes(js(env), &self.inner.load())
-            .map(Raw)
-            .or_throw(env)
+        lookup::nodes(js(env), &self.inner.load()).map(Raw).or_throw(env)
     }
 
     /// Weights in index order.
@@ -260,12 +251,7 @@ impl Rendezvous {
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "{ indices: Uint32Array; snapshot: Snapshot }"
     )]
-    pub fn owner_indices(
-        &self,
-        env: &Env,
-        bytes: Unknown<'_>,
-        offsets: Unknown<'_>,
-    ) -> Result<Raw> {
+    pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> Result<Raw> {
         let js = js(env);
         let snap = self.inner.snapshot();
         let run = || -> Res<sys::napi_value> {
@@ -274,9 +260,8 @@ impl Rendezvous {
             unsafe { sys::napi_get_undefined(js.env, &mut undefined) };
             let indices = lookup::owner_indices(js, &snap, bytes.raw(), offsets.raw(), undefined)?;
             // SAFETY: `env` is the live environment of this call.
-            let snapshot =
-                unsafe { Snapshot::to_napi_value(env.raw(), Snapshot::from_arc(snap.clone())) }
-                    .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
+            let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), Snapshot::from_arc(snap.clone())) }
+                .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
             batch::with_snapshot(js, indices, snapshot)
         };
         run().map(Raw).or_throw(env)
@@ -289,12 +274,7 @@ impl Rendezvous {
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "Promise<{ indices: Uint32Array; snapshot: Snapshot }>"
     )]
-    pub fn owner_indices_async(
-        &self,
-        env: &Env,
-        bytes: Unknown<'_>,
-        offsets: Unknown<'_>,
-    ) -> AsyncTask<OwnersTask> {
+    pub fn owner_indices_async(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> AsyncTask<OwnersTask> {
         AsyncTask::new(OwnersTask::packed(
             js(env),
             self.inner.snapshot(),

@@ -38,10 +38,10 @@ impl Snapshot {
     /// throws a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
     #[napi(catch_unwind, constructor)]
     pub fn new(env: &Env) -> Result<Self> {
-        Err(crate::error::JsErr::type_error(
-            "Snapshot cannot be constructed directly; call rendezvous.snapshot()",
+        Err(
+            crate::error::JsErr::type_error("Snapshot cannot be constructed directly; call rendezvous.snapshot()")
+                .throw(env),
         )
-        .throw(env))
     }
 
     /// How many nodes, including drained (weight 0) ones.
@@ -106,9 +106,7 @@ impl Snapshot {
         ts_return_type = "string | Buffer"
     )]
     pub fn owner(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::owner(js(env), &self.inner, key.raw())
-            .map(Raw)
-            .or_throw(env)
+        lookup::owner(js(env), &self.inner, key.raw()).map(Raw).or_throw(env)
     }
 
     /// The index in `nodes` of the node that owns `key`.
@@ -138,9 +136,7 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn rank(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::rank(js(env), &self.inner, key.raw())
-            .map(Raw)
-            .or_throw(env)
+        lookup::rank(js(env), &self.inner, key.raw()).map(Raw).or_throw(env)
     }
 
     /// The owner of each key.
@@ -151,9 +147,7 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn owners(&self, env: &Env, keys: Unknown<'_>) -> Result<Raw> {
-        lookup::owners(js(env), &self.inner, keys.raw())
-            .map(Raw)
-            .or_throw(env)
+        lookup::owners(js(env), &self.inner, keys.raw()).map(Raw).or_throw(env)
     }
 
     /// Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
@@ -164,13 +158,7 @@ impl Snapshot {
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array",
         ts_return_type = "Uint32Array"
     )]
-    pub fn owner_indices(
-        &self,
-        env: &Env,
-        bytes: Unknown<'_>,
-        offsets: Unknown<'_>,
-        out: Unknown<'_>,
-    ) -> Result<Raw> {
+    pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>, out: Unknown<'_>) -> Result<Raw> {
         lookup::owner_indices(js(env), &self.inner, bytes.raw(), offsets.raw(), out.raw())
             .map(Raw)
             .or_throw(env)
@@ -184,12 +172,7 @@ impl Snapshot {
         ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
         ts_return_type = "Promise<Uint32Array>"
     )]
-    pub fn owner_indices_async(
-        &self,
-        env: &Env,
-        bytes: Unknown<'_>,
-        offsets: Unknown<'_>,
-    ) -> AsyncTask<OwnersTask> {
+    pub fn owner_indices_async(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> AsyncTask<OwnersTask> {
         AsyncTask::new(OwnersTask::packed(
             js(env),
             self.inner.clone(),
