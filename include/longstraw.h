@@ -153,6 +153,11 @@ typedef enum {
    * boundary. Please report it. The handles involved are still usable.
    */
   LONGSTRAW_INTERNAL_ERROR = 17,
+  /**
+   * A partition-table or skeleton parameter (partition bits, replicas per
+   * partition, skeleton fan-out or levels) is out of its documented range.
+   */
+  LONGSTRAW_INVALID_PARAMETER = 18,
 } longstraw_result;
 
 /**

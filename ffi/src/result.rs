@@ -58,12 +58,15 @@ pub enum longstraw_result {
     /// A bug in longstraw: an internal panic was caught at the library
     /// boundary. Please report it. The handles involved are still usable.
     LONGSTRAW_INTERNAL_ERROR = 17,
+    /// A partition-table or skeleton parameter (partition bits, replicas per
+    /// partition, skeleton fan-out or levels) is out of its documented range.
+    LONGSTRAW_INVALID_PARAMETER = 18,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 18] = [
+const ALL_CODES: [longstraw_result; 19] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -82,6 +85,7 @@ const ALL_CODES: [longstraw_result; 18] = [
     LONGSTRAW_BACKEND_UNAVAILABLE,
     LONGSTRAW_OUT_OF_MEMORY,
     LONGSTRAW_INTERNAL_ERROR,
+    LONGSTRAW_INVALID_PARAMETER,
 ];
 
 impl longstraw_result {
@@ -118,6 +122,9 @@ impl longstraw_result {
             LONGSTRAW_INTERNAL_ERROR => {
                 "internal error: a bug in longstraw was caught at the library boundary; please report it\0"
             }
+            LONGSTRAW_INVALID_PARAMETER => {
+                "invalid parameter: a partition-table or skeleton parameter is out of its documented range\0"
+            }
         }
     }
 }
@@ -148,6 +155,11 @@ impl From<longstraw::Error> for longstraw_result {
             E::NoEligibleNodes => LONGSTRAW_NO_ELIGIBLE_NODE,
             E::BadOffsets { .. } => LONGSTRAW_BAD_OFFSETS,
             E::UnknownPlacement { .. } => LONGSTRAW_UNKNOWN_PLACEMENT,
+            E::BadPartitionBits { .. } | E::BadReplicas { .. } | E::BadSkeletonShape { .. } => {
+                LONGSTRAW_INVALID_PARAMETER
+            }
+            // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.
+            E::NodesNotSorted { .. } => LONGSTRAW_INTERNAL_ERROR,
         }
     }
 }
