@@ -97,6 +97,7 @@ pub mod codes {
     pub const BACKEND: &str = "ERR_LONGSTRAW_BACKEND";
     pub const ALIASED_OUTPUT: &str = "ERR_LONGSTRAW_ALIASED_OUTPUT";
     pub const INTERNAL: &str = "ERR_LONGSTRAW_INTERNAL";
+    pub const INVALID_PARAMETER: &str = "ERR_LONGSTRAW_INVALID_PARAMETER";
 }
 
 impl From<SetError> for JsErr {
@@ -112,6 +113,11 @@ impl From<SetError> for JsErr {
                 Core::NoEligibleNodes => (Kind::Error, codes::NO_ELIGIBLE_NODE),
                 Core::BadOffsets { .. } => (Kind::Range, codes::BAD_OFFSETS),
                 Core::UnknownPlacement { .. } => (Kind::Range, codes::UNKNOWN_PLACEMENT),
+                Core::BadPartitionBits { .. } | Core::BadReplicas { .. } | Core::BadSkeletonShape { .. } => {
+                    (Kind::Range, codes::INVALID_PARAMETER)
+                }
+                // The set sorts node storage itself; unsorted input is a bug in longstraw.
+                Core::NodesNotSorted { .. } => (Kind::Error, codes::INTERNAL),
             },
             SetError::DuplicateNode { .. } => (Kind::Error, codes::DUPLICATE_NODE),
             SetError::UnknownNode { .. } => (Kind::Error, codes::UNKNOWN_NODE),

@@ -47,7 +47,7 @@ fn show_shares(title: &str, snap: &Snapshot, keys: &[String]) {
 }
 
 /// The cross-language check of `make demo`: every language writes the owners of
-/// the same keys to build/demo/placements-<lang>.txt, and `make demo` compares them.
+/// the same keys to `build/demo/placements-<lang>.txt`, and `make demo` compares them.
 fn write_placements(r: &Rendezvous) {
     let snap = r.load();
     let mut text = String::new();
@@ -57,7 +57,10 @@ fn write_placements(r: &Rendezvous) {
         text.push_str(&format!("{key}\t{}\n", String::from_utf8_lossy(owner.id())));
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/demo");
-    if std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join("placements-rust.txt"), text)).is_err() {
+    if std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(dir.join("placements-rust.txt"), text))
+        .is_err()
+    {
         eprintln!("could not write build/demo/placements-rust.txt");
     }
 }
