@@ -1,11 +1,14 @@
-"""Checks the independent SPEC.md reimplementation (spec_reimpl.py) against the golden vectors, plus
-accuracy and monotonicity properties of ln_u (SPEC §5.2).
+"""Checks the independent SPEC.md reimplementation (spec_reimpl.py for placement v1, spec_scale.py for
+table-v1 / skeleton-v1 / domains-v1) against the golden vectors, plus accuracy and monotonicity
+properties of ln_u (SPEC §5.2) and a few §10-§12 properties.
 
 Run either way:
     python tests/spec/test_spec_reimpl.py        # prints "N passed, M failed"; exit 1 on any failure
     pytest tests/spec/test_spec_reimpl.py
 
-Vectors: tests/vectors/placement-v1.json under the repo root, or the file named by $LONGSTRAW_VECTORS.
+Vectors: tests/vectors/placement-v1.json under the repo root, or the file named by $LONGSTRAW_VECTORS;
+table-v1.json, skeleton-v1.json and domains-v1.json are read from $LONGSTRAW_VECTOR_DIR, else from
+tests/vectors/.
 """
 
 import json
@@ -20,9 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spec_reimpl as S  # noqa: E402
+import spec_scale as X  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_VECTORS = REPO_ROOT / "tests" / "vectors" / "placement-v1.json"
+DEFAULT_VECTOR_DIR = REPO_ROOT / "tests" / "vectors"
 
 TWO_53 = 1 << 53
 
@@ -59,6 +64,18 @@ def load_vectors():
         with open(vectors_path(), "rb") as f:
             _VECTORS = json.load(f)
     return _VECTORS
+
+
+_SCALE_VECTORS = {}
+
+
+def load_scale_vectors(name):
+    """name: 'table', 'skeleton' or 'domains' -> parsed <name>-v1.json."""
+    if name not in _SCALE_VECTORS:
+        d = Path(os.environ.get("LONGSTRAW_VECTOR_DIR") or DEFAULT_VECTOR_DIR)
+        with open(d / ("%s-v1.json" % name), "rb") as f:
+            _SCALE_VECTORS[name] = json.load(f)
+    return _SCALE_VECTORS[name]
 
 
 def f64_bits(x):
@@ -302,6 +319,184 @@ def check_operations(r):
         r.check(ok, "owner() on a set with no eligible node must be an error")
 
 
+# ---------------------------------------------------------------------------------------------------
+# Scale modes (SPEC §10-§13)
+# ---------------------------------------------------------------------------------------------------
+def _nodeset_of(case):
+    nodes = [(bytes.fromhex(n["id_hex"]), S.weight_from_bits(n["weight_bits"])) for n in case["nodes"]]
+    ns = S.NodeSet(nodes, int(case["seed"]))
+    # the readable weight must agree with the bit pattern (a vector-file sanity check)
+    return ns, all(float(n["weight"]) == w for n, (_, w) in zip(case["nodes"], nodes))
+
+
+def _check_key_ranking(r, where, key_hex, ranking, depth, owner, ranked):
+    """owner / ranked of one key against a full ranking (§7 semantics: owner is the first node or
+    null when none is eligible; ranked is the ranking truncated to depth)."""
+    got_owner = ranking[0] if ranking else None
+    r.check(got_owner == owner,
+            lambda: "%s key %s: owner %r != %r" % (where, key_hex, got_owner, owner))
+    r.check(ranking[:depth] == ranked,
+            lambda: "%s key %s: ranked %r != %r" % (where, key_hex, ranking[:depth], ranked))
+
+
+def check_table(r):
+    v = load_scale_vectors("table")
+    r.check(v.get("placement") == "table-v1", "table vectors: placement is not table-v1")
+    for sec in ("partition_of", "partition_key_hashes", "cases"):
+        r.check(len(v.get(sec, [])) > 0, "table vectors section %r missing or empty" % sec)
+    for e in v["partition_of"]:
+        got = X.partition(int(e["key_hash"]), e["bits"])
+        r.check(got == e["partition"], lambda: "partition_of %r: got %d" % (e, got))
+    for e in v["partition_key_hashes"]:
+        got = X.partition_key_hash(e["partition"], int(e["seed"]))
+        r.check(got == int(e["key_hash"]), lambda: "partition_key_hash %r: got %d" % (e, got))
+    r.check(X.partition_key(1) == bytes([1, 0, 0, 0]) and X.partition_key(256) == bytes([0, 1, 0, 0]),
+            "partition_key: SPEC §10 examples p=1, p=256")
+    for case in v["cases"]:
+        name = "table[%s]" % case["name"]
+        ns, wok = _nodeset_of(case)
+        r.check(wok, "%s: weight / weight_bits disagree in the vector file" % name)
+        bits, depth = case["bits"], case["depth"]
+        t = X.Table(ns, bits)
+        parts = case.get("partitions")
+        if bits <= 6:
+            # §13: for bits <= 6 every partition's ranking is listed (position p is partition p)
+            r.check(parts is not None and len(parts) == t.P,
+                    lambda: "%s: expected %d partitions, vector has %r"
+                    % (name, t.P, None if parts is None else len(parts)))
+        for p, want in enumerate(parts or []):
+            got = t.rank_partition(p)[:depth]
+            r.check(got == want, lambda: "%s partition %d: %r != %r" % (name, p, got, want))
+        for k in case["keys"]:
+            key = bytes.fromhex(k["key_hex"])
+            p = t.partition_of(key)
+            r.check(p == k["partition"],
+                    lambda: "%s key %s: partition %d != %d" % (name, k["key_hex"], p, k["partition"]))
+            ranking = t.rank(key)
+            # §10: the table ranking is the v1 ranking of the partition's 4-byte key
+            r.check(ranking == ns.rank(X.partition_key(p)), "%s: table rank != v1 rank" % name)
+            _check_key_ranking(r, name, k["key_hex"], ranking, depth, k["owner"], k["ranked"])
+
+
+def check_skeleton(r):
+    v = load_scale_vectors("skeleton")
+    r.check(v.get("placement") == "skeleton-v1", "skeleton vectors: placement is not skeleton-v1")
+    for sec in ("group_hashes", "cases"):
+        r.check(len(v.get(sec, [])) > 0, "skeleton vectors section %r missing or empty" % sec)
+    for e in v["group_hashes"]:
+        got = X.group_hash(e["level"], int(e["prefix"]), int(e["seed"]))
+        r.check(got == int(e["group_hash"]), lambda: "group_hash %r: got %d" % (e, got))
+    for case in v["cases"]:
+        name = "skeleton[%s]" % case["name"]
+        ns, wok = _nodeset_of(case)
+        r.check(wok, "%s: weight / weight_bits disagree in the vector file" % name)
+        sk = X.Skeleton(ns, case["fanout_bits"], case["levels"])
+        got_groups = [(lvl, pfx, f64_bits(w)) for lvl, pfx, w in sk.groups]
+        want_groups = [(g["level"], int(g["prefix"]), g["weight_bits"]) for g in case["groups"]]
+        r.check(got_groups == want_groups,
+                lambda: "%s: groups differ; first difference %r"
+                % (name, next(((a, b) for a, b in zip(got_groups, want_groups) if a != b),
+                              (len(got_groups), len(want_groups)))))
+        for k in case["keys"]:
+            key = bytes.fromhex(k["key_hex"])
+            ranking = sk.rank(key)
+            # every eligible node appears exactly once (§11.4 concatenation over the whole tree)
+            eligible = sorted(i for i, w in enumerate(ns.weights) if w != 0.0)
+            r.check(sorted(ranking) == eligible, "%s: ranking is not a permutation" % name)
+            if case["levels"] == 0:
+                r.check(ranking == ns.rank(key), "%s: L = 0 must be flat v1" % name)
+            _check_key_ranking(r, name, k["key_hex"], ranking, case["depth"], k["owner"], k["ranked"])
+
+
+def check_domains(r):
+    v = load_scale_vectors("domains")
+    r.check(v.get("placement") == "domains-v1", "domains vectors: placement is not domains-v1")
+    r.check(len(v.get("cases", [])) > 0, "domains vectors section 'cases' missing or empty")
+    for case in v["cases"]:
+        name = "domains[%s]" % case["name"]
+        ns, wok = _nodeset_of(case)
+        r.check(wok, "%s: weight / weight_bits disagree in the vector file" % name)
+        labels = [None if n["domain_hex"] is None else bytes.fromhex(n["domain_hex"])
+                  for n in case["nodes"]]
+        doms = X.domain_keys(labels)
+        mode = case["mode"]
+        if mode == "flat":
+            rank = ns.rank
+        elif mode == "table":
+            rank = X.Table(ns, case["bits"]).rank
+        elif mode == "skeleton":
+            rank = X.Skeleton(ns, case["fanout_bits"], case["levels"]).rank
+        else:
+            r.check(False, "%s: unknown mode %r" % (name, mode))
+            continue
+        k = case["k"]
+        for kv in case["keys"]:
+            ranking = rank(bytes.fromhex(kv["key_hex"]))
+            got = X.top_k_distinct(ranking, doms, k)
+            r.check(got == kv["distinct"],
+                    lambda: "%s key %s: distinct %r != %r" % (name, kv["key_hex"], got, kv["distinct"]))
+            # §12: [0] is the owner; length is min(k, number of domains with an eligible node)
+            n_dom = len({doms[i] for i in ranking})
+            r.check(len(got) == min(k, n_dom) and (not got or got[0] == ranking[0]),
+                    "%s key %s: distinct length / owner property" % (name, kv["key_hex"]))
+
+
+def check_scale_properties(r):
+    """§10-§12 properties that the vectors do not pin down directly."""
+    rng = random.Random(0x5CA1E)
+    nodes = [("n-%d" % i, [1.0, 2.0, 0.5, 3.25][i % 4]) for i in range(24)]
+    ns = S.NodeSet(nodes, seed=11)
+    # §10 default bits: clamp(ceil(log2(n)) + 6, 10, 20)
+    r.check([X.default_bits(n) for n in (0, 1, 2, 16, 17, 1000, 8192, 8193, 10 ** 6)]
+            == [10, 10, 10, 10, 11, 16, 19, 20, 20], "default_bits")
+    # §10: bits = 0 is one partition; two keys of one partition have the same ranking
+    t0 = X.Table(ns, 0)
+    r.check(t0.rank("a") == t0.rank("b") == ns.rank(X.partition_key(0)), "bits = 0: one partition")
+    # §10 "removing a node moves exactly the partitions it owned (each to the next node)"
+    t = X.Table(ns, 5)
+    ns_rm = S.NodeSet([(i, w) if i != "n-3" else (i, 0.0) for i, w in nodes], seed=11)
+    t_rm = X.Table(ns_rm, 5)
+    ok = True
+    for p in range(t.P):
+        before, after = t.rank_partition(p), t_rm.rank_partition(p)
+        ok &= after == [i for i in before if i != 3]
+    r.check(ok, "table: draining a node must only remove it from each partition's ranking")
+    # §11: weights of groups sum in node_hash order; L = 0 ignores fanout_bits; owner = first
+    sk0 = X.Skeleton(ns, 0, 0)
+    sk = X.Skeleton(ns, 2, 2)
+    ok0 = ok1 = True
+    for j in range(200):
+        key = "k-%d" % rng.randrange(10 ** 9)
+        ok0 &= sk0.rank(key) == ns.rank(key)
+        rk = sk.rank(key)
+        ok1 &= sorted(rk) == sorted(i for i, (_, w) in enumerate(nodes) if w) and sk.owner(key) == rk[0]
+    r.check(ok0, "skeleton L = 0 must equal flat v1")
+    r.check(ok1, "skeleton ranking must be a permutation of the eligible nodes, owner first")
+    # §12: whole-domain failure on flat v1: the domain's replica is dropped, later replicas shift up
+    labels = [b"rack-%d" % (i % 5) for i in range(len(nodes))]
+    doms = X.domain_keys(labels)
+    ns_dom = S.NodeSet([(i, 0.0 if n % 5 == 2 else w) for n, (i, w) in enumerate(nodes)], seed=11)
+    ok = True
+    for j in range(200):
+        key = "d-%d" % j
+        before = X.top_k_distinct(ns.rank(key), doms, 3)
+        after = X.top_k_distinct(ns_dom.rank(key), doms, 3)
+        expect = [i for i in before if i % 5 != 2]
+        ok &= after[:len(expect)] == expect and len(after) == 3
+    r.check(ok, "domains: a failed domain must drop out and later replicas shift up")
+    # §12: an unlabeled node is a domain of its own; labels never change the ranking
+    d2 = X.domain_keys([None, None, b"x", b"x"])
+    r.check(X.top_k_distinct([0, 1, 2, 3], d2, 4) == [0, 1, 2], "unlabeled nodes are own domains")
+    r.check(X.top_k_distinct([3, 2, 1, 0], d2, 0) == [], "k = 0 gives []")
+    for bad in (b"", b"x" * 65536):
+        try:
+            X.domain_keys([bad])
+            ok = False
+        except ValueError:
+            ok = True
+        r.check(ok, "domain label of %d bytes must be rejected" % len(bad))
+
+
 CHECKS = [
     check_header,
     check_key_hashes,
@@ -313,6 +508,10 @@ CHECKS = [
     check_ln_monotone,
     check_validation,
     check_operations,
+    check_table,
+    check_skeleton,
+    check_domains,
+    check_scale_properties,
 ]
 
 
@@ -365,6 +564,22 @@ def test_validation():
 
 def test_operations():
     _run_one(check_operations)
+
+
+def test_table():
+    _run_one(check_table)
+
+
+def test_skeleton():
+    _run_one(check_skeleton)
+
+
+def test_domains():
+    _run_one(check_domains)
+
+
+def test_scale_properties():
+    _run_one(check_scale_properties)
 
 
 # ---------------------------------------------------------------------------------------------------
