@@ -172,7 +172,7 @@ fn new_array<'py, T: Element + NativeBytes>(
             size * 8
         )));
     }
-    let raw = PyBytes::new_with(py, data.len() * size, |buf| {
+    let raw = PyBytes::new_with(py, std::mem::size_of_val(data), |buf| {
         for (chunk, v) in buf.chunks_exact_mut(size).zip(data) {
             v.write_ne(chunk);
         }

@@ -154,22 +154,47 @@ pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult
     }
 }
 
-/// A seed: any integer in [0, 2^64 - 1].
-pub(crate) fn seed(obj: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-    obj.map_or(Ok(0), |o| uint_arg(o, "seed", u64::MAX))
+/// A `seed` argument: any integer in [0, 2^64 - 1]. `None` is refused, not
+/// read as the default.
+pub(crate) struct Seed(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        uint_arg(&obj, "seed", u64::MAX).map(Seed)
+    }
 }
 
-/// A placement version number; only the versions this build knows.
-pub(crate) fn placement(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Placement> {
-    let Some(obj) = obj else {
-        return Ok(Placement::default());
-    };
-    let version = uint_arg(obj, "placement", u64::MAX)?;
-    let version = u32::try_from(version).map_err(|_| {
-        bad_value(format!(
-            "unknown placement version {version} (this build knows: {})",
-            Placement::LATEST.number()
-        ))
-    })?;
-    Placement::from_number(version).map_err(core_to_py)
+/// A `placement` argument: a version number this build knows.
+pub(crate) struct PlacementArg(pub Placement);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PlacementArg {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let version = uint_arg(&obj, "placement", u64::MAX)?;
+        let version = u32::try_from(version).map_err(|_| {
+            bad_value(format!(
+                "unknown placement version {version} (this build knows: {})",
+                Placement::LATEST.number()
+            ))
+        })?;
+        Placement::from_number(version)
+            .map(PlacementArg)
+            .map_err(core_to_py)
+    }
+}
+
+/// An optional argument whose default cannot be a Python object in the
+/// signature: `Default` when it was left out, the object (even `None`)
+/// when it was given, so an explicit `None` is checked like any other value.
+pub(crate) enum Given {
+    Default,
+    Value(Py<PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Given {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Given::Value(obj.to_owned().unbind()))
+    }
 }

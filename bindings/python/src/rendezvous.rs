@@ -4,11 +4,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
-use longstraw_set::{Options, Rendezvous as Set};
+use longstraw_set::{Options, Placement, Rendezvous as Set};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{self, node_id, with_node_id, NodeId};
+use crate::convert::{self, node_id, with_node_id, Given, NodeId, PlacementArg, Seed};
 use crate::error::{bad_value, to_py};
 use crate::snapshot::Snapshot;
 use crate::view::View;
@@ -30,18 +30,18 @@ pub(crate) struct Rendezvous {
 impl Rendezvous {
     #[new]
     #[pyo3(
-        signature = (nodes, weights = None, seed = None, placement = None),
+        signature = (nodes, weights = None, seed = Seed(0), placement = PlacementArg(Placement::V1)),
         text_signature = "(nodes, weights=None, seed=0, placement=1)"
     )]
     fn new(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
-        placement: Option<&Bound<'_, PyAny>>,
+        seed: Seed,
+        placement: PlacementArg,
     ) -> PyResult<Self> {
         let options = Options {
-            seed: convert::seed(seed)?,
-            placement: convert::placement(placement)?,
+            seed: seed.0,
+            placement: placement.0,
             backend: None,
         };
         if nodes.is_instance_of::<pyo3::types::PyString>()
@@ -114,12 +114,14 @@ impl Rendezvous {
         Snapshot::new(self.view.load_full())
     }
 
-    #[pyo3(signature = (node, weight = None), text_signature = "($self, node, weight=1.0)")]
-    fn add(&self, node: &Bound<'_, PyAny>, weight: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    #[pyo3(signature = (node, weight = Given::Default), text_signature = "($self, node, weight=1.0)")]
+    fn add(&self, node: &Bound<'_, PyAny>, weight: Given) -> PyResult<()> {
         let id = node_id(node)?;
         let weight = match weight {
-            None => 1.0,
-            Some(w) => convert::weight(w, &|| format!("node {}", show(node)))?,
+            Given::Default => 1.0,
+            Given::Value(w) => {
+                convert::weight(w.bind(node.py()), &|| format!("node {}", show(node)))?
+            }
         };
         self.change(node.py(), Some(id), |set, id| set.add(id, weight))
     }
