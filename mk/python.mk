@@ -1,5 +1,5 @@
 # Python: the PyO3 package in bindings/python, installed into .venv/ at the repo root.
-.PHONY: build-python test-python demo-python bench-python python-venv
+.PHONY: build-python test-python demo-python bench-python python-venv python-memcached
 
 VENV := $(ROOT)/.venv
 VENV_PY := $(VENV)/bin/python
@@ -21,7 +21,16 @@ python-venv: $(VENV)/.deps
 build-python: python-venv
 	PATH="$(VENV)/bin:$$PATH" $(VENV_PY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps $(PY_DIR)
 
-test-python: build-python
+# The pymemcache integration test needs memcached: installed with apt-get when
+# missing and root; otherwise that test skips and says why.
+python-memcached:
+	@command -v memcached >/dev/null || [ -x /usr/bin/memcached ] || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq memcached >/dev/null) \
+	      || echo "test-python: apt-get could not install memcached; the pymemcache test will skip"; \
+	  else echo "test-python: memcached is missing and we are not root; the pymemcache test will skip"; fi; }
+
+test-python: build-python python-memcached
 	cd $(PY_DIR) && $(VENV_PY) -m pytest tests -q -rs
 
 demo-python: build-python
