@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::buffer::RawBytes;
-use crate::convert::{uint_arg, with_key};
+use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
 use crate::error::{bad_value, core_to_py, to_py};
 
 /// Below this many keys the GIL is kept: releasing and re-taking it costs
@@ -208,7 +208,7 @@ pub(crate) fn pack<'py>(
     let py = keys.py();
     let mut bytes = Vec::new();
     let mut offsets = vec![0u64];
-    for key in keys.try_iter()? {
+    for key in items(keys, "keys", KEYS_EXPECTED)? {
         with_key(&key?, |k| bytes.extend_from_slice(k))?;
         offsets.push(bytes.len() as u64);
     }

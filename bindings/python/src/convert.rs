@@ -3,12 +3,17 @@
 use longstraw::{validate_weight, Placement};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyMemoryView, PyString};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyIterator, PyMemoryView, PyString,
+};
 
 use crate::buffer::RawBytes;
 use crate::error::{bad_value, core_to_py, wrong_type};
 
 const KEY_TYPES: &str = "str, bytes, bytearray or memoryview";
+/// For arguments that take many keys.
+pub(crate) const KEYS_EXPECTED: &str =
+    "an iterable of keys (wrap a single key in a list, or use owner())";
 
 /// Runs `f` on the bytes of a key, without copying them.
 ///
@@ -36,6 +41,23 @@ fn with_buffer_key<R>(
         return Ok(f(raw.as_slice(key.py())));
     }
     Err(wrong_type(what, KEY_TYPES, key))
+}
+
+/// Iterates a collection of keys or ids, refusing a lone `str` or bytes-like
+/// object, which would otherwise be taken apart into characters or ints.
+pub(crate) fn items<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+    expected: &str,
+) -> PyResult<Bound<'py, PyIterator>> {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
+    {
+        return Err(wrong_type(what, expected, obj));
+    }
+    obj.try_iter()
 }
 
 /// A node id as given: its bytes, and the object `owner()` hands back for it

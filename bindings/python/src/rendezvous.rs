@@ -8,7 +8,7 @@ use longstraw_set::{Options, Placement, Rendezvous as Set};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{self, node_id, with_node_id, Given, NodeId, PlacementArg, Seed};
+use crate::convert::{self, items, node_id, with_node_id, Given, NodeId, PlacementArg, Seed};
 use crate::error::{bad_value, to_py};
 use crate::snapshot::Snapshot;
 use crate::view::View;
@@ -44,19 +44,13 @@ impl Rendezvous {
             placement: placement.0,
             backend: None,
         };
-        if nodes.is_instance_of::<pyo3::types::PyString>()
-            || nodes.is_instance_of::<pyo3::types::PyBytes>()
-        {
-            return Err(crate::error::wrong_type(
-                "nodes",
-                "an iterable of str or bytes node ids (wrap a single id in a list)",
-                nodes,
-            ));
-        }
-        let ids = nodes
-            .try_iter()?
-            .map(|n| node_id(&n?))
-            .collect::<PyResult<Vec<NodeId>>>()?;
+        let ids = items(
+            nodes,
+            "nodes",
+            "an iterable of str or bytes node ids (wrap a single id in a list)",
+        )?
+        .map(|n| node_id(&n?))
+        .collect::<PyResult<Vec<NodeId>>>()?;
         let weights = match weights {
             None => vec![1.0; ids.len()],
             Some(w) => node_weights(&ids, w)?,

@@ -8,7 +8,7 @@ use longstraw_set::Snapshot;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList, PyTuple};
 
-use crate::convert::{uint_arg, with_key, with_node_id};
+use crate::convert::{items, uint_arg, with_key, with_node_id, KEYS_EXPECTED};
 use crate::error::to_py;
 
 pub(crate) struct View {
@@ -53,7 +53,7 @@ impl View {
     pub(crate) fn owners<'py>(&self, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let py = keys.py();
         let out = PyList::empty(py);
-        for key in keys.try_iter()? {
+        for key in items(keys, "keys", KEYS_EXPECTED)? {
             out.append(self.owner(&key?)?)?;
         }
         Ok(out)

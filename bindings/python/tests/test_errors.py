@@ -330,3 +330,15 @@ def test_nothing_panics_on_weird_iterables():
         Rendezvous(boom())
     with pytest.raises(RuntimeError, match="from the generator"):
         Rendezvous(["a"]).owners(boom())
+
+
+@pytest.mark.parametrize("keys", ["abc", b"abc", bytearray(b"abc"), memoryview(b"abc")])
+def test_a_lone_key_is_not_a_batch(r, keys):
+    with pytest.raises(TypeError, match=r"keys must be an iterable of keys \(wrap a single key in a list"):
+        r.owners(keys)
+    with pytest.raises(TypeError, match="keys must be an iterable of keys"):
+        r.snapshot().owners(keys)
+    with pytest.raises(TypeError, match="keys must be an iterable of keys"):
+        longstraw.pack(keys)
+    with pytest.raises(TypeError, match="nodes must be an iterable"):
+        Rendezvous(keys)
