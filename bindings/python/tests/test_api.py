@@ -318,3 +318,11 @@ def test_package_ships_types():
     pkg = pathlib.Path(longstraw.__file__).parent
     assert (pkg / "py.typed").exists()
     assert (pkg / "_longstraw.pyi").exists()
+
+
+def test_numpy_inputs():
+    ids = np.array(["a", "b", "c"])
+    r = longstraw.Rendezvous(ids, weights=np.array([1.0, 2.0, 0.0]), seed=np.uint64(3))
+    assert r.nodes == ["a", "b", "c"] and all(type(n) is str for n in r.nodes)
+    assert r.weights == [1.0, 2.0, 0.0]
+    assert r.owners(KEYS) == longstraw.Rendezvous(["a", "b", "c"], weights=[1.0, 2.0, 0.0], seed=3).owners(KEYS)
