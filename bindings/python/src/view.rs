@@ -44,8 +44,18 @@ impl View {
     }
 
     fn best<'py>(&self, key: &Bound<'py, PyAny>, k: usize) -> PyResult<Bound<'py, PyList>> {
-        let mut indices = vec![0u32; k.min(self.snap.eligible())];
-        let n = with_key(key, |bytes| self.snap.top_k_into(bytes, &mut indices))?;
+        // Replica counts are small: rank them on the stack.
+        const STACK: usize = 32;
+        let k = k.min(self.snap.eligible());
+        let mut stack = [0u32; STACK];
+        let mut heap = Vec::new();
+        let indices: &mut [u32] = if k <= STACK {
+            &mut stack[..k]
+        } else {
+            heap.resize(k, 0);
+            &mut heap
+        };
+        let n = with_key(key, |bytes| self.snap.top_k_into(bytes, indices))?;
         let py = key.py();
         PyList::new(py, indices[..n].iter().map(|&i| self.id(py, i)))
     }
