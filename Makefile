@@ -16,6 +16,13 @@ export CARGO_TERM_COLOR ?= never
 .PHONY: all build test demo bench fuzz lint clean
 all: build
 
+# One virtualenv at the repo root for every Python tool and test; each user adds its own requirements.
+VENV := $(ROOT)/.venv
+VENV_PY := $(VENV)/bin/python
+$(VENV_PY):
+	python3 -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --upgrade pip
+
 include mk/rust.mk
 include mk/c.mk
 include mk/go.mk
@@ -31,3 +38,11 @@ bench: bench-rust bench-python bench-node bench-go
 clean:
 	$(CARGO) clean
 	rm -rf .venv bindings/node/node_modules bindings/node/*.node build
+
+# Every language's demo wrote the owners of user:0..user:19 over cache-0..cache-9; they must agree.
+.PHONY: demo-agree
+demo: demo-agree
+demo-agree: demo-rust demo-c demo-go demo-python demo-node
+	@cd build/demo && for f in placements-*.txt; do \
+	  if cmp -s placements-rust.txt $$f; then echo "  $$f: identical to Rust"; \
+	  else echo "  $$f: DIFFERS from Rust"; diff placements-rust.txt $$f; exit 1; fi; done

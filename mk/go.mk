@@ -1,10 +1,43 @@
-# go: filled in by its issue.
-.PHONY: build-go test-go demo-go bench-go
-build-go:
-	@echo "go: not built yet"
-test-go:
-	@echo "go: no tests yet"
-demo-go:
-	@echo "go: no demo yet"
-bench-go:
-	@echo "go: no benchmarks yet"
+# Go: bindings/go, a cgo package over include/longstraw.h, linked statically
+# against liblongstraw.a. Go modules come from the module proxy into
+# build/go/mod (inside the repo).
+#
+#   make build-go   library + go build + go vet
+#   make test-go    go vet, go test (golden vectors, errors, go-redis Ring adapter), go test -race
+#   make demo-go    the demo corpus placed from Go, compared line by line with Rust
+#   make bench-go   longstraw vs github.com/dgryski/go-rendezvous (go-redis Ring's default)
+.PHONY: build-go test-go demo-go bench-go go-lib
+
+GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+GO_DIR := $(ROOT)/bindings/go
+GO_LIB := $(ROOT)/build/go/lib
+GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local \
+          CGO_ENABLED=1 CGO_LDFLAGS="-L$(GO_LIB)"
+
+# Only the static library goes in build/go/lib, so -llongstraw links it in
+# and Go programs need no liblongstraw.so at run time.
+go-lib: c-lib
+	@mkdir -p $(GO_LIB)
+	cp $(C_LIBDIR)/liblongstraw.a $(GO_LIB)/liblongstraw.a
+
+build-go: go-lib
+	$(GO_ENV) $(GO) build ./...
+	$(GO_ENV) $(GO) vet ./...
+
+test-go: build-go
+	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
+	$(GO_ENV) $(GO) test -count=1 ./...
+	$(GO_ENV) $(GO) test -count=1 -race ./...
+	@echo "go: all tests passed (plain and -race)"
+
+demo-go: go-lib
+	@mkdir -p $(ROOT)/build/go
+	@$(CARGO) run --quiet --release -p longstraw-ffi --example corpus > $(ROOT)/build/go/demo-rust.txt
+	@echo "longstraw demo (Go, bindings/go):"
+	@$(GO_ENV) $(GO) run ./cmd/longstraw-demo | tee $(ROOT)/build/go/demo-go.txt | sed 's/^/  /'
+	@diff $(ROOT)/build/go/demo-rust.txt $(ROOT)/build/go/demo-go.txt >/dev/null && \
+	  echo "  Go placements identical to Rust's: $$(wc -l < $(ROOT)/build/go/demo-go.txt) lines" || \
+	  { echo "  Go placements DIFFER from Rust's:"; diff $(ROOT)/build/go/demo-rust.txt $(ROOT)/build/go/demo-go.txt; exit 1; }
+
+bench-go: go-lib
+	$(GO_ENV) $(GO) run ./cmd/longstraw-bench

@@ -1,20 +1,17 @@
 # Python: the PyO3 package in bindings/python, installed into .venv/ at the repo root.
 .PHONY: build-python test-python demo-python bench-python python-venv python-memcached
 
-VENV := $(ROOT)/.venv
-VENV_PY := $(VENV)/bin/python
+# VENV and VENV_PY (the shared .venv/ at the repo root) come from the Makefile.
 PY_DIR := $(ROOT)/bindings/python
 # What the tests need; the benchmark's competitors are installed by bench-python.
 PY_TEST_DEPS := maturin numpy pytest hypothesis mypy pymemcache xxhash
 PY_BENCH_DEPS := uhashring clandestined hrw jump-consistent-hash
 
-$(VENV)/.deps: $(ROOT)/mk/python.mk
-	python3 -m venv $(VENV)
-	$(VENV_PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+$(VENV)/.python-deps: $(ROOT)/mk/python.mk | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check $(PY_TEST_DEPS)
 	touch $@
 
-python-venv: $(VENV)/.deps
+python-venv: $(VENV)/.python-deps
 
 # `pip install ./bindings/python`, the user's path, without build isolation so
 # that the venv's maturin and the workspace's target/ are reused.

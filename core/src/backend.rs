@@ -98,12 +98,7 @@ impl Backend {
         oracle::top_k(table, key_hash, out)
     }
 
-    pub(crate) fn owners<O: KeyOffset>(
-        self,
-        table: &NodeTable<'_>,
-        keys: &PackedKeys<'_, O>,
-        out: &mut [u32],
-    ) {
+    pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
         for (slot, key) in out.iter_mut().zip(keys.iter()) {
             let kh = crate::hash::key_hash(key, table.seed);
             *slot = self.owner(table, kh).unwrap_or(u32::MAX);

@@ -53,6 +53,28 @@ pub enum Error {
         /// The position in the offsets array where the problem was found.
         at: usize,
     },
+    /// A partition table with more than [`crate::MAX_PARTITION_BITS`] bits.
+    BadPartitionBits {
+        /// The requested bits.
+        bits: u8,
+    },
+    /// A partition table storing 0 or more than [`crate::MAX_REPLICAS`] replicas per partition.
+    BadReplicas {
+        /// The requested replicas.
+        replicas: usize,
+    },
+    /// A skeleton shape outside fan-out bits 1..=6 and levels 0..=5.
+    BadSkeletonShape {
+        /// The requested fan-out bits.
+        fanout_bits: u8,
+        /// The requested levels.
+        levels: u8,
+    },
+    /// Node hashes given to the skeleton builder are not strictly ascending.
+    NodesNotSorted {
+        /// The first position out of order.
+        at: usize,
+    },
     /// A placement version this build does not know.
     UnknownPlacement {
         /// The requested version.
@@ -88,13 +110,32 @@ impl fmt::Display for Error {
             Error::LengthMismatch { expected, actual } => {
                 write!(f, "length mismatch: expected {expected}, got {actual}")
             }
-            Error::NoEligibleNodes => {
-                f.write_str("no eligible node: the set is empty or every node has weight 0")
-            }
+            Error::NoEligibleNodes => f.write_str("no eligible node: the set is empty or every node has weight 0"),
             Error::BadOffsets { at } => write!(
                 f,
                 "bad key offsets at position {at}: offsets must be non-decreasing and within the key bytes"
             ),
+            Error::BadPartitionBits { bits } => write!(
+                f,
+                "partition bits {bits} out of range (0 to {}: at most 2^{} partitions)",
+                crate::MAX_PARTITION_BITS,
+                crate::MAX_PARTITION_BITS
+            ),
+            Error::BadReplicas { replicas } => write!(
+                f,
+                "replicas {replicas} out of range (1 to {} per partition)",
+                crate::MAX_REPLICAS
+            ),
+            Error::BadSkeletonShape { fanout_bits, levels } => write!(
+                f,
+                "skeleton shape fanout_bits={fanout_bits} levels={levels} out of range \
+                 (levels 0 to {}; fanout_bits 1 to {} when levels > 0)",
+                crate::skeleton::MAX_LEVELS,
+                crate::skeleton::MAX_FANOUT_BITS
+            ),
+            Error::NodesNotSorted { at } => {
+                write!(f, "node hashes are not strictly ascending at position {at}")
+            }
             Error::UnknownPlacement { version } => {
                 write!(f, "unknown placement version {version} (this build knows: 1)")
             }

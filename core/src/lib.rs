@@ -27,14 +27,17 @@
 #![warn(missing_docs)]
 
 mod backend;
+pub mod domains;
 mod error;
 mod hash;
 pub mod ln;
 mod oracle;
 mod order;
 mod packed;
+pub mod partition;
 mod placement;
 mod score;
+pub mod skeleton;
 mod table;
 mod weight;
 
@@ -43,8 +46,10 @@ pub use error::{Error, WeightError};
 pub use hash::{key_hash, node_hash, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
 pub use order::{rank_order, ranks_before, Ranked};
 pub use packed::{KeyOffset, PackedKeys};
+pub use partition::{PartitionTable, MAX_PARTITION_BITS, MAX_REPLICAS, NO_NODE};
 pub use placement::Placement;
 pub use score::{mix, pair_score, weighted_score, MIX_MUL_1, MIX_MUL_2};
+pub use skeleton::{Group, Skeleton, SkeletonShape};
 pub use table::{NodeTable, Shape, TableSummary};
 pub use weight::{validate_weight, MAX_WEIGHT, MIN_WEIGHT};
 

@@ -5,7 +5,7 @@
 //! operations only, and converted to `f64` once, by one correctly rounded
 //! integer-to-float conversion and one exact scaling by a power of two.
 //!
-//! The fixed-point result has an absolute error below 2^-58, while two
+//! The fixed-point result has an absolute error below 2^-60, while two
 //! consecutive inputs `u` differ in `ln(u)` by at least 2^-53. So the fixed-point
 //! values are strictly monotone in `u`, and the final rounding to `f64` keeps
 //! them monotone non-decreasing.

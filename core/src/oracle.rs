@@ -9,9 +9,7 @@ fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Option<Ranked> {
     let node_hash = table.hashes[i];
     match table.summary.shape {
         Shape::AllEqual => Some(Ranked::unweighted(key_hash, node_hash, i as u32)),
-        Shape::EqualWithDrained => {
-            (table.weight(i) != 0.0).then(|| Ranked::unweighted(key_hash, node_hash, i as u32))
-        }
+        Shape::EqualWithDrained => (table.weight(i) != 0.0).then(|| Ranked::unweighted(key_hash, node_hash, i as u32)),
         Shape::Weighted => {
             let w = table.weight(i);
             (w != 0.0).then(|| Ranked::weighted(key_hash, node_hash, w, i as u32))

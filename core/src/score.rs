@@ -32,7 +32,7 @@ pub const fn pair_score(key_hash: u64, node_hash: u64) -> u64 {
 ///
 /// `u = ((score >> 11) + 1) / 2^53` lies in `(0, 1]`, so the result is `<= 0`
 /// and the largest weighted score wins. `weight` must be a valid non-zero
-/// weight (see [`crate::Weight`]); nodes with weight 0 are never scored.
+/// weight (see [`crate::validate_weight`]); nodes with weight 0 are never scored.
 #[inline]
 pub fn weighted_score(score: u64, weight: f64) -> f64 {
     ln_unit(score) / weight

@@ -99,12 +99,7 @@ impl<'a> NodeTable<'a> {
     ///
     /// Passing a summary that does not match the slices is not unsafe, but the
     /// placements are then unspecified.
-    pub fn from_summary(
-        seed: u64,
-        hashes: &'a [u64],
-        weights: Option<&'a [f64]>,
-        summary: TableSummary,
-    ) -> Self {
+    pub fn from_summary(seed: u64, hashes: &'a [u64], weights: Option<&'a [f64]>, summary: TableSummary) -> Self {
         NodeTable {
             seed,
             hashes,
@@ -180,11 +175,7 @@ impl<'a> NodeTable<'a> {
 
     /// The owner of each key of a packed batch, written to `out` (same length
     /// as the batch).
-    pub fn owners<O: KeyOffset>(
-        &self,
-        keys: &PackedKeys<'_, O>,
-        out: &mut [u32],
-    ) -> Result<(), Error> {
+    pub fn owners<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<(), Error> {
         if out.len() != keys.len() {
             return Err(Error::LengthMismatch {
                 expected: keys.len(),

@@ -1,1 +1,22 @@
-//! The C ABI of longstraw. See include/longstraw.h.
+//! The C ABI of longstraw (liblongstraw). The header `include/longstraw.h`
+//! is generated from this crate by cbindgen; see `ffi/README.md` for the
+//! conventions.
+//!
+//! Handles: a `longstraw_rendezvous` is a mutable node set (a boxed
+//! [`longstraw_set::Rendezvous`]); a `longstraw_snapshot` is one immutable
+//! membership (an `Arc<longstraw_set::Snapshot>` turned into a raw pointer).
+//! Every export runs inside [`boundary::boundary`], so a panic becomes
+//! `LONGSTRAW_INTERNAL_ERROR` instead of unwinding into C.
+#![allow(non_camel_case_types)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod boundary;
+mod rendezvous;
+mod result;
+mod snapshot;
+mod version;
+
+pub use rendezvous::*;
+pub use result::*;
+pub use snapshot::*;
+pub use version::*;

@@ -26,6 +26,11 @@ pub enum Error {
         /// The id already in the set.
         existing: Vec<u8>,
     },
+    /// A failure domain label that is empty or longer than 65,535 bytes.
+    InvalidDomain {
+        /// The label's length in bytes.
+        len: usize,
+    },
     /// `LONGSTRAW_BACKEND` names a backend that is unknown or unavailable here.
     Backend {
         /// The value of the variable.
@@ -66,6 +71,10 @@ impl fmt::Display for Error {
                 "node {} has the same hash as node {} under this seed; use another seed or id",
                 show_id(id),
                 show_id(existing)
+            ),
+            Error::InvalidDomain { len } => write!(
+                f,
+                "domain label is {len} bytes long (labels are 1 to 65535 bytes; use no label for none)"
             ),
             Error::Backend { value, reason } => {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")

@@ -26,11 +26,17 @@
 
 mod backend_env;
 mod error;
+mod membership;
 mod rendezvous;
+mod skeleton;
 mod snapshot;
+mod table;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
 pub use error::{Error, Result};
+pub use longstraw::SkeletonShape;
 pub use longstraw::{Backend, BackendKind, Placement, Ranked};
 pub use rendezvous::{Options, Rendezvous, Update};
+pub use skeleton::{Skeleton, SkeletonOptions, SkeletonSnapshot, SkeletonUpdate};
 pub use snapshot::{Node, Snapshot};
+pub use table::{Table, TableOptions, TableSnapshot, TableUpdate};

@@ -81,6 +81,16 @@ impl Rendezvous {
         self.change(|s| s.push(id.as_ref(), weight))
     }
 
+    /// Adds a node in a failure domain (rack, zone): see [`Snapshot::top_k_distinct`].
+    pub fn add_in_domain(&self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        self.change(|s| s.push_in_domain(id.as_ref(), weight, Some(domain.as_ref())))
+    }
+
+    /// Sets (or with `None` clears) a node's failure domain label.
+    pub fn set_domain(&self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        self.change(|s| s.set_domain(id.as_ref(), domain))
+    }
+
     /// Removes a node. Fails if it is not in the set.
     pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
         self.change(|s| s.remove(id.as_ref()))
@@ -135,6 +145,14 @@ impl Update<'_> {
     /// Adds a node.
     pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
         self.snap.push(id.as_ref(), weight)
+    }
+    /// Adds a node in a failure domain.
+    pub fn add_in_domain(&mut self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        self.snap.push_in_domain(id.as_ref(), weight, Some(domain.as_ref()))
+    }
+    /// Sets or clears a node's failure domain label.
+    pub fn set_domain(&mut self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        self.snap.set_domain(id.as_ref(), domain)
     }
     /// Removes a node.
     pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {

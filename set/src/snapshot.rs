@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use longstraw::{
-    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable,
-    PackedKeys, Placement, Ranked, TableSummary,
+    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable, PackedKeys, Placement,
+    Ranked, TableSummary,
 };
 
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ pub struct Node<'a> {
     id: &'a [u8],
     weight: f64,
     hash: u64,
+    domain: Option<&'a [u8]>,
 }
 
 impl<'a> Node<'a> {
@@ -36,6 +37,11 @@ impl<'a> Node<'a> {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// Its failure domain label (rack, zone), if it has one. A node without
+    /// a label is a failure domain of its own.
+    pub fn domain(&self) -> Option<&'a [u8]> {
+        self.domain
+    }
 }
 
 /// An immutable node set. Lookups on it never lock, never allocate (except
@@ -52,6 +58,10 @@ pub struct Snapshot {
     summary: TableSummary,
     by_id: HashMap<Arc<[u8]>, u32>,
     by_hash: HashMap<u64, u32>,
+    domain_labels: Vec<Option<Arc<[u8]>>>,
+    /// One `u32` per node, equal exactly for nodes of one failure domain;
+    /// `None` while no node has a label.
+    domain_ids: Option<Vec<u32>>,
 }
 
 /// Small top-k requests are ranked in a stack buffer; larger ones allocate.
@@ -73,6 +83,8 @@ impl Snapshot {
             },
             by_id: HashMap::new(),
             by_hash: HashMap::new(),
+            domain_labels: Vec::new(),
+            domain_ids: None,
         }
     }
 
@@ -99,6 +111,26 @@ impl Snapshot {
         self.ids.push(id);
         self.hashes.push(hash);
         self.weights.push(weight);
+        self.domain_labels.push(None);
+        Ok(())
+    }
+
+    pub(crate) fn push_in_domain(&mut self, id: &[u8], weight: f64, domain: Option<&[u8]>) -> Result<()> {
+        let label = domain.map(checked_label).transpose()?;
+        self.push(id, weight)?;
+        if let Some(last) = self.domain_labels.last_mut() {
+            *last = label;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn set_domain(&mut self, id: &[u8], domain: Option<&[u8]>) -> Result<()> {
+        let label = domain.map(checked_label).transpose()?;
+        let index = *self
+            .by_id
+            .get(id)
+            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
+        self.domain_labels[index] = label;
         Ok(())
     }
 
@@ -110,6 +142,7 @@ impl Snapshot {
         self.ids.remove(index);
         self.hashes.remove(index);
         self.weights.remove(index);
+        self.domain_labels.remove(index);
         self.reindex();
         Ok(())
     }
@@ -131,18 +164,14 @@ impl Snapshot {
             .enumerate()
             .map(|(i, id)| (id.clone(), i as u32))
             .collect();
-        self.by_hash = self
-            .hashes
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| (h, i as u32))
-            .collect();
+        self.by_hash = self.hashes.iter().enumerate().map(|(i, &h)| (h, i as u32)).collect();
     }
 
     /// Recomputes the summary; called once per published snapshot.
     pub(crate) fn seal(&mut self, generation: u64) -> Result<()> {
         self.summary = TableSummary::of(&self.hashes, Some(&self.weights))?;
         self.generation = generation;
+        self.domain_ids = domain_ids(&self.domain_labels);
         Ok(())
     }
 
@@ -196,6 +225,7 @@ impl Snapshot {
             id: self.ids.get(i)?,
             weight: self.weights[i],
             hash: self.hashes[i],
+            domain: self.domain_labels[i].as_deref(),
         })
     }
     /// Every node, in index order.
@@ -205,6 +235,7 @@ impl Snapshot {
             id: &self.ids[i as usize],
             weight: self.weights[i as usize],
             hash: self.hashes[i as usize],
+            domain: self.domain_labels[i as usize].as_deref(),
         })
     }
     /// The index of the node with this id.
@@ -215,10 +246,18 @@ impl Snapshot {
     pub fn contains(&self, id: &[u8]) -> bool {
         self.by_id.contains_key(id)
     }
+    /// The failure domain label of each node, by node index.
+    pub fn domains(&self) -> &[Option<Arc<[u8]>>] {
+        &self.domain_labels
+    }
+    /// The domain of each node as a `u32` (equal exactly within one domain),
+    /// or `None` when no node has a label (every node is its own domain).
+    pub fn domain_ids(&self) -> Option<&[u32]> {
+        self.domain_ids.as_deref()
+    }
     /// The core's view of this snapshot.
     pub fn table(&self) -> NodeTable<'_> {
-        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary)
-            .with_backend(self.backend)
+        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary).with_backend(self.backend)
     }
 
     // ---- lookups ----
@@ -227,9 +266,7 @@ impl Snapshot {
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
         let i = self.owner_index(key)?;
-        Ok(self
-            .node(i)
-            .expect("the core returns indices of this table"))
+        Ok(self.node(i).expect("the core returns indices of this table"))
     }
 
     /// The index of the node that owns `key`.
@@ -275,20 +312,80 @@ impl Snapshot {
         self.top_k(key, self.eligible())
     }
 
+    /// Writes the indices of the first `out.len()` nodes of the key's ranking
+    /// that are each the first of their failure domain (CRUSH `firstn`):
+    /// at most one replica per domain, `out[0]` is the owner. Returns how many
+    /// were written: fewer than `out.len()` when fewer domains have an
+    /// eligible node.
+    pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        let Some(domains) = self.domain_ids() else {
+            return self.top_k_into(key, out);
+        };
+        let kh = key_hash(key, self.seed);
+        let k = out.len().min(self.eligible());
+        let mut ranks = vec![Ranked::EMPTY; k];
+        let n = longstraw::domains::top_k_distinct_of_hash(&self.table(), kh, domains, &mut ranks).unwrap_or(0);
+        for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+            *o = r.index;
+        }
+        n
+    }
+
+    /// [`Snapshot::top_k_distinct_into`] as nodes.
+    pub fn top_k_distinct(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_distinct_into(key, &mut idx);
+        self.nodes_of(&idx[..n])
+    }
+
+    pub(crate) fn nodes_of(&self, indices: &[u32]) -> Vec<Node<'_>> {
+        indices
+            .iter()
+            .map(|&i| self.node(i).expect("index from this snapshot"))
+            .collect()
+    }
+
     /// The owner index of each key of a packed batch, into `out`.
-    pub fn owners_into<O: KeyOffset>(
-        &self,
-        keys: &PackedKeys<'_, O>,
-        out: &mut [u32],
-    ) -> Result<()> {
+    pub fn owners_into<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<()> {
         Ok(self.table().owners(keys, out)?)
     }
 
     /// The owner index of each key.
     pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
         let table = self.table();
-        keys.into_iter()
-            .map(|k| Ok(table.owner(k.as_ref())?))
-            .collect()
+        keys.into_iter().map(|k| Ok(table.owner(k.as_ref())?)).collect()
     }
+}
+
+fn checked_label(label: &[u8]) -> Result<Arc<[u8]>> {
+    if label.is_empty() || label.len() > longstraw::MAX_NODE_ID_LEN {
+        return Err(Error::InvalidDomain { len: label.len() });
+    }
+    Ok(Arc::from(label))
+}
+
+/// Interns labels: labelled nodes get the index of their label's first
+/// appearance among labels, unlabelled nodes numbers after all labels.
+fn domain_ids(labels: &[Option<Arc<[u8]>>]) -> Option<Vec<u32>> {
+    if labels.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut interned: HashMap<&[u8], u32> = HashMap::new();
+    for label in labels.iter().flatten() {
+        let next = interned.len() as u32;
+        interned.entry(label).or_insert(next);
+    }
+    let mut next_own = interned.len() as u32;
+    Some(
+        labels
+            .iter()
+            .map(|label| match label {
+                Some(l) => interned[&l[..]],
+                None => {
+                    next_own += 1;
+                    next_own - 1
+                }
+            })
+            .collect(),
+    )
 }

@@ -1,6 +1,8 @@
 """`make demo` (Python part): the same corpus as the Rust demo, placed through
 the Python package; the numbers must match the other languages' exactly."""
 
+import pathlib
+
 import xxhash
 
 import longstraw
@@ -39,6 +41,15 @@ def show_shares(title, r):
         print(f"    {node:<8} w={weight:<4g} {100 * share:6.2f}% {'#' * round(share * 120)}")
 
 
+def write_placements(r):
+    """The cross-language check of `make demo`: the owners of user:0..user:19,
+    in the format every language's demo writes to build/demo/placements-<lang>.txt."""
+    out = pathlib.Path(__file__).resolve().parents[3] / "build" / "demo"
+    out.mkdir(parents=True, exist_ok=True)
+    lines = "".join(f"user:{i}\t{r.owner(f'user:{i}')}\n" for i in range(20))
+    (out / "placements-python.txt").write_text(lines)
+
+
 def moved_all(before, after, test):
     return all(test(b, a) for b, a in zip(before, after) if b != a)
 
@@ -50,6 +61,7 @@ def main():
     print(f"  user:42 -> {r.owner('user:42')}")
     print(f"  user:42 replicas (top 3) -> {', '.join(r.top_k('user:42', 3))}")
     show_shares("shares with 10 equal nodes:", r)
+    write_placements(r)
 
     before = owners(r)
     mod_before = mod_n(10)

@@ -8,12 +8,7 @@ const KEYS: usize = 100_000;
 
 fn owners(snap: &Snapshot, keys: &[String]) -> Vec<Vec<u8>> {
     keys.iter()
-        .map(|k| {
-            snap.owner(k.as_bytes())
-                .expect("non-empty set")
-                .id()
-                .to_vec()
-        })
+        .map(|k| snap.owner(k.as_bytes()).expect("non-empty set").id().to_vec())
         .collect()
 }
 
@@ -51,6 +46,25 @@ fn show_shares(title: &str, snap: &Snapshot, keys: &[String]) {
     }
 }
 
+/// The cross-language check of `make demo`: every language writes the owners of
+/// the same keys to `build/demo/placements-<lang>.txt`, and `make demo` compares them.
+fn write_placements(r: &Rendezvous) {
+    let snap = r.load();
+    let mut text = String::new();
+    for i in 0..20 {
+        let key = format!("user:{i}");
+        let owner = snap.owner(key.as_bytes()).expect("non-empty set");
+        text.push_str(&format!("{key}\t{}\n", String::from_utf8_lossy(owner.id())));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/demo");
+    if std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(dir.join("placements-rust.txt"), text))
+        .is_err()
+    {
+        eprintln!("could not write build/demo/placements-rust.txt");
+    }
+}
+
 fn main() {
     let keys: Vec<String> = (0..KEYS).map(|i| format!("user:{i}")).collect();
     let ids: Vec<String> = (0..10).map(|i| format!("cache-{i}")).collect();
@@ -72,6 +86,7 @@ fn main() {
         .collect();
     println!("  user:42 replicas (top 3) -> {}", top.join(", "));
     show_shares("shares with 10 equal nodes:", &r.load(), &keys);
+    write_placements(&r);
 
     let before = owners(&r.load(), &keys);
     let mod_before = mod_n(&keys, &ids);

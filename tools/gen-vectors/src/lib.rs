@@ -29,10 +29,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A weight as JSON: the readable value next to its exact bit pattern.
 fn weight_json(w: f64) -> String {
-    format!(
-        "\"weight\": {w:?}, \"weight_bits\": \"{:016x}\"",
-        w.to_bits()
-    )
+    format!("\"weight\": {w:?}, \"weight_bits\": \"{:016x}\"", w.to_bits())
 }
 
 struct Case {
@@ -47,9 +44,7 @@ struct Case {
 const SEEDS: [u64; 4] = [0, 1, 0x8000_0000_0000_3039, u64::MAX];
 
 fn names(prefix: &str, n: usize) -> Vec<Vec<u8>> {
-    (0..n)
-        .map(|i| format!("{prefix}{i}").into_bytes())
-        .collect()
+    (0..n).map(|i| format!("{prefix}{i}").into_bytes()).collect()
 }
 
 fn standard_keys(rng: &mut Prng, count: usize) -> Vec<Vec<u8>> {
@@ -139,10 +134,7 @@ fn cases() -> Vec<Case> {
     }
 
     // A node id of the maximum length.
-    let nodes = vec![
-        (vec![b'L'; longstraw::MAX_NODE_ID_LEN], 1.0),
-        (b"short".to_vec(), 1.0),
-    ];
+    let nodes = vec![(vec![b'L'; longstraw::MAX_NODE_ID_LEN], 1.0), (b"short".to_vec(), 1.0)];
     let keys = standard_keys(&mut rng, 16);
     out.push(Case {
         name: "max-length id".into(),
@@ -162,10 +154,7 @@ fn cases() -> Vec<Case> {
         ("all drained", vec![0.0, 0.0, 0.0]),
         ("equal with drained", vec![1.0, 0.0, 1.0, 1.0, 0.0, 1.0]),
         ("1e-9..1e9", vec![1e-9, 1e-6, 1e-3, 1.0, 1e3, 1e6, 1e9]),
-        (
-            "extremes",
-            vec![longstraw::MIN_WEIGHT, 1.0, longstraw::MAX_WEIGHT, 0.5],
-        ),
+        ("extremes", vec![longstraw::MIN_WEIGHT, 1.0, longstraw::MAX_WEIGHT, 0.5]),
         (
             "near-equal",
             vec![
@@ -217,6 +206,48 @@ fn cases() -> Vec<Case> {
                 depth: 8,
             });
         }
+    }
+    // Random configurations: sizes skewed small, any seed, half of them weighted.
+    for c in 0..160 {
+        let n = match rng.below(4) {
+            0 => 1 + rng.below(8),
+            1 => 1 + rng.below(40),
+            2 => 1 + rng.below(130),
+            _ => 1 + rng.below(300),
+        } as usize;
+        let seed = rng.next();
+        let weighted = c % 2 == 1;
+        let nodes = (0..n)
+            .map(|i| {
+                let id = if rng.below(4) == 0 {
+                    let len = 1 + rng.below(20) as usize;
+                    let mut id = rng.bytes(len);
+                    id.extend_from_slice(format!("#{i}").as_bytes()); // keeps ids distinct
+                    id
+                } else {
+                    format!("10.{}.{}.{}:{}", c, i / 256, i % 256, 11211).into_bytes()
+                };
+                let w = if !weighted {
+                    1.0
+                } else {
+                    match rng.below(5) {
+                        0 => 0.0,
+                        1 => (1 + rng.below(4)) as f64,
+                        _ => (1 + rng.below(1000)) as f64 / 64.0,
+                    }
+                };
+                (id, w)
+            })
+            .collect();
+        let keys = standard_keys(&mut rng, 9).split_off(1); // the empty key is covered above
+        let kind = if weighted { "weighted" } else { "plain" };
+        out.push(Case {
+            name: format!("random {kind} #{c} n={n}"),
+            seed,
+            nodes,
+            keys,
+            depth: 5,
+        });
     }
     out
 }
@@ -307,22 +338,10 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     s.push_str(&rows.join(",\n"));
     s.push_str("\n  ],\n  \"ln\": [\n");
     rows.clear();
-    let mut scores: Vec<u64> = vec![
-        0,
-        2047,
-        2048,
-        u64::MAX,
-        u64::MAX - 2048,
-        1 << 63,
-        (1 << 63) - 1,
-    ];
+    let mut scores: Vec<u64> = vec![0, 2047, 2048, u64::MAX, u64::MAX - 2048, 1 << 63, (1 << 63) - 1];
     for e in 0..=53u32 {
         // Both sides of every range-reduction boundary: m = 2^e - 1, 2^e, 2^e + 1.
-        for m in [
-            (1u64 << e).saturating_sub(1).max(1),
-            1u64 << e,
-            (1u64 << e) + 1,
-        ] {
+        for m in [(1u64 << e).saturating_sub(1).max(1), 1u64 << e, (1u64 << e) + 1] {
             if m <= 1 << 53 && e % 4 == 0 {
                 scores.push((m - 1) << 11);
             }
@@ -345,14 +364,9 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     let cases = cases();
     let mut case_texts = Vec::new();
     for case in &cases {
-        let hashes: Vec<u64> = case
-            .nodes
-            .iter()
-            .map(|(id, _)| node_hash(id, case.seed))
-            .collect();
+        let hashes: Vec<u64> = case.nodes.iter().map(|(id, _)| node_hash(id, case.seed)).collect();
         let weights: Vec<f64> = case.nodes.iter().map(|&(_, w)| w).collect();
-        let table =
-            NodeTable::new(case.seed, &hashes, Some(&weights)).expect("generated cases are valid");
+        let table = NodeTable::new(case.seed, &hashes, Some(&weights)).expect("generated cases are valid");
         let mut c = String::new();
         let _ = writeln!(
             c,
@@ -363,13 +377,7 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
         let nodes: Vec<String> = case
             .nodes
             .iter()
-            .map(|(id, w)| {
-                format!(
-                    "       {{\"id_hex\": \"{}\", {}}}",
-                    hex(id),
-                    weight_json(*w)
-                )
-            })
+            .map(|(id, w)| format!("       {{\"id_hex\": \"{}\", {}}}", hex(id), weight_json(*w)))
             .collect();
         c.push_str(&nodes.join(",\n"));
         c.push_str("\n     ],\n     \"keys\": [\n");
@@ -392,3 +400,6 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     s.push_str("\n  ]\n}\n");
     s
 }
+
+mod scale;
+pub use scale::{domains_v1, skeleton_v1, table_v1};

@@ -1,49 +1,64 @@
-//! Writes tests/vectors/placement-v1.json from the scalar oracle.
+//! Writes the golden vector files in tests/vectors from the scalar code paths.
 //!
-//! `cargo run -p longstraw-gen-vectors -- tests/vectors/placement-v1.json`
-//! writes the file; with `--check` it fails if the file differs from what it
-//! would write. The file is frozen: never regenerate it to make a test pass.
+//! `cargo run -p longstraw-gen-vectors` writes all of them;
+//! `cargo run -p longstraw-gen-vectors -- [--check] [FILE...]` writes (or, with
+//! `--check`, compares) the named files, chosen by file name:
+//! placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json.
+//! The files are frozen: never regenerate one to make a test pass.
 
+use std::path::Path;
 use std::process::ExitCode;
+
+/// Writes one vectors file's text.
+type Generator = fn() -> String;
+
+/// File name -> generator.
+const FILES: [(&str, Generator); 4] = [
+    ("placement-v1.json", longstraw_gen_vectors::placement_v1),
+    ("table-v1.json", longstraw_gen_vectors::table_v1),
+    ("skeleton-v1.json", longstraw_gen_vectors::skeleton_v1),
+    ("domains-v1.json", longstraw_gen_vectors::domains_v1),
+];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let check = args.iter().any(|a| a == "--check");
-    let path = args
-        .iter()
-        .find(|a| !a.starts_with("--"))
-        .cloned()
-        .unwrap_or_else(|| {
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/vectors/placement-v1.json"
-            )
-            .to_owned()
-        });
-    let text = longstraw_gen_vectors::placement_v1();
-    if check {
-        match std::fs::read_to_string(&path) {
-            Ok(existing) if existing == text => {
-                println!("{path}: up to date");
-                ExitCode::SUCCESS
+    let mut paths: Vec<String> = args.iter().filter(|a| !a.starts_with("--")).cloned().collect();
+    if paths.is_empty() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors");
+        paths = FILES.iter().map(|(name, _)| format!("{dir}/{name}")).collect();
+    }
+    let mut ok = true;
+    for path in &paths {
+        let name = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some((_, generate)) = FILES.iter().find(|(n, _)| *n == name) else {
+            eprintln!("{path}: unknown vectors file (known: placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json)");
+            ok = false;
+            continue;
+        };
+        let text = generate();
+        if check {
+            match std::fs::read_to_string(path) {
+                Ok(existing) if existing == text => println!("{path}: up to date"),
+                Ok(_) => {
+                    eprintln!("{path}: differs from what the code generates; placement has drifted");
+                    ok = false;
+                }
+                Err(e) => {
+                    eprintln!("{path}: {e}");
+                    ok = false;
+                }
             }
-            Ok(_) => {
-                eprintln!(
-                    "{path}: differs from what the oracle generates; placement v1 has drifted"
-                );
-                ExitCode::FAILURE
-            }
-            Err(e) => {
-                eprintln!("{path}: {e}");
-                ExitCode::FAILURE
-            }
-        }
-    } else {
-        if let Err(e) = std::fs::write(&path, text) {
+        } else if let Err(e) = std::fs::write(path, text) {
             eprintln!("{path}: {e}");
-            return ExitCode::FAILURE;
+            ok = false;
+        } else {
+            println!("wrote {path}");
         }
-        println!("wrote {path}");
+    }
+    if ok {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -1,0 +1,9 @@
+// ESM entry point: the same addon instance as the CommonJS entry (index.js),
+// so classes and instances are shared between `import` and `require`.
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const binding = require('./index.js')
+
+export const { Rendezvous, Snapshot, backend, PLACEMENT } = binding
+export default binding

@@ -1,0 +1,207 @@
+//! Batch lookups that run on the libuv thread pool, so that a large batch
+//! does not hold up the event loop. Arguments are read and copied on the
+//! JavaScript thread (strings can only be read there); the hashing runs off
+//! it; the answer is converted back on the JavaScript thread.
+
+use std::ffi::CStr;
+use std::ptr;
+use std::sync::Arc;
+
+use longstraw::PackedKeys;
+use longstraw_set::Snapshot as SetSnapshot;
+use napi::bindgen_prelude::*;
+use napi::sys;
+
+use crate::error::{JsErr, Res};
+use crate::js::{Js, KeyBuf, OffsetsRef};
+use crate::lookup;
+use crate::raw::Raw;
+use crate::snapshot::Snapshot;
+
+/// What the promise resolves to.
+#[derive(Clone, Copy)]
+pub enum Answer {
+    /// A Uint32Array of node indices into the snapshot's `nodes`.
+    Indices,
+    /// `{ indices, snapshot }`: the indices and the snapshot they index.
+    IndicesWithSnapshot,
+    /// An array of node ids.
+    Ids,
+}
+
+/// One batch: keys packed as bytes + offsets, copied from JavaScript.
+pub struct OwnersTask {
+    snap: Arc<SetSnapshot>,
+    bytes: Vec<u8>,
+    offsets: Vec<u64>,
+    answer: Answer,
+    /// An argument error found on the JavaScript thread, delivered as the
+    /// promise's rejection rather than thrown synchronously.
+    failed: Option<JsErr>,
+}
+
+impl OwnersTask {
+    fn failed(snap: Arc<SetSnapshot>, answer: Answer, e: JsErr) -> OwnersTask {
+        OwnersTask {
+            snap,
+            bytes: Vec::new(),
+            offsets: Vec::new(),
+            answer,
+            failed: Some(e),
+        }
+    }
+
+    /// From `(bytes, offsets)` typed arrays.
+    pub fn packed(
+        js: Js,
+        snap: Arc<SetSnapshot>,
+        bytes: sys::napi_value,
+        offsets: sys::napi_value,
+        answer: Answer,
+    ) -> OwnersTask {
+        let read = || -> Res<(Vec<u8>, Vec<u64>)> {
+            let key_bytes = js.byte_array(bytes, &|| "bytes".into())?;
+            let offsets: Vec<u64> = match js.offsets(offsets, &|| "offsets".into())? {
+                OffsetsRef::U32(o) => {
+                    PackedKeys::new(key_bytes, o)?;
+                    o.iter().map(|&x| u64::from(x)).collect()
+                }
+                OffsetsRef::U64(o) => {
+                    PackedKeys::new(key_bytes, o)?;
+                    o.to_vec()
+                }
+            };
+            Ok((key_bytes.to_vec(), offsets))
+        };
+        match read() {
+            Ok((bytes, offsets)) => OwnersTask {
+                snap,
+                bytes,
+                offsets,
+                answer,
+                failed: None,
+            },
+            Err(e) => OwnersTask::failed(snap, answer, e),
+        }
+    }
+
+    /// From an array of keys (strings, Buffers, Uint8Arrays).
+    pub fn keys(js: Js, snap: Arc<SetSnapshot>, keys: sys::napi_value) -> OwnersTask {
+        let read = || -> Res<(Vec<u8>, Vec<u64>)> {
+            let items = js.array(keys, &|| "keys".into())?;
+            let mut buf = KeyBuf::default();
+            let mut bytes = Vec::new();
+            let mut offsets = Vec::with_capacity(items.len() + 1);
+            offsets.push(0u64);
+            for (at, &item) in items.iter().enumerate() {
+                bytes.extend_from_slice(js.bytes(item, &mut buf, &|| format!("keys[{at}]"))?);
+                offsets.push(bytes.len() as u64);
+            }
+            Ok((bytes, offsets))
+        };
+        match read() {
+            Ok((bytes, offsets)) => OwnersTask {
+                snap,
+                bytes,
+                offsets,
+                answer: Answer::Ids,
+                failed: None,
+            },
+            Err(e) => OwnersTask::failed(snap, Answer::Ids, e),
+        }
+    }
+
+    fn run(&self) -> Res<Vec<u32>> {
+        let keys = PackedKeys::new(&self.bytes, &self.offsets)?;
+        let mut out = vec![0u32; keys.len()];
+        self.snap.owners_into(&keys, &mut out)?;
+        Ok(out)
+    }
+
+    fn answer(&self, js: Js, env: &Env, indices: &[u32]) -> Res<sys::napi_value> {
+        match self.answer {
+            Answer::Ids => lookup::ids_of(js, &self.snap, indices),
+            Answer::Indices => {
+                let (array, slots) = js.new_u32_array(indices.len())?;
+                slots.copy_from_slice(indices);
+                Ok(array)
+            }
+            Answer::IndicesWithSnapshot => {
+                let (array, slots) = js.new_u32_array(indices.len())?;
+                slots.copy_from_slice(indices);
+                let snapshot = Snapshot::from_arc(self.snap.clone());
+                // SAFETY: `env` is the live environment of the completion callback.
+                let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
+                    .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;
+                with_snapshot(js, array, snapshot)
+            }
+        }
+    }
+}
+
+/// `{ indices, snapshot }`.
+pub fn with_snapshot(js: Js, indices: sys::napi_value, snapshot: sys::napi_value) -> Res<sys::napi_value> {
+    let mut obj = ptr::null_mut();
+    // SAFETY: creates a plain object and sets two data properties on it.
+    unsafe {
+        sys::napi_create_object(js.env, &mut obj);
+        set(js, obj, c"indices", indices)?;
+        set(js, obj, c"snapshot", snapshot)?;
+    }
+    Ok(obj)
+}
+
+/// # Safety
+/// `obj` must be an object of the current call.
+unsafe fn set(js: Js, obj: sys::napi_value, name: &CStr, value: sys::napi_value) -> Res<()> {
+    // SAFETY: upheld by the caller; `name` is zero-terminated.
+    let status = unsafe { sys::napi_set_named_property(js.env, obj, name.as_ptr(), value) };
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(JsErr::new(
+            crate::error::Kind::Error,
+            crate::error::codes::INTERNAL,
+            "Node-API call failed (set_named_property)",
+        ))
+    }
+}
+
+/// Rejects the promise with the JavaScript error object for `e` (a
+/// TypeError or RangeError keeps its constructor and `code`).
+fn reject_with(env: &Env, e: JsErr) -> napi::Error {
+    let value = e.to_js(env.raw());
+    // SAFETY: `value` was just created in this environment.
+    let unknown = unsafe { Unknown::from_raw_unchecked(env.raw(), value) };
+    napi::Error::from_unknown_without_coercion(unknown)
+}
+
+impl Task for OwnersTask {
+    type Output = Vec<u32>;
+    type JsValue = Raw;
+
+    fn compute(&mut self) -> napi::Result<Vec<u32>> {
+        if self.failed.is_some() {
+            return Err(napi::Error::from_reason("argument error"));
+        }
+        self.run().map_err(|e| {
+            let reason = e.message.clone();
+            self.failed = Some(e);
+            napi::Error::from_reason(reason)
+        })
+    }
+
+    fn resolve(&mut self, env: Env, output: Vec<u32>) -> napi::Result<Raw> {
+        let js = Js { env: env.raw() };
+        self.answer(js, &env, &output)
+            .map(Raw)
+            .map_err(|e| reject_with(&env, e))
+    }
+
+    fn reject(&mut self, env: Env, err: napi::Error) -> napi::Result<Raw> {
+        match self.failed.take() {
+            Some(e) => Err(reject_with(&env, e)),
+            None => Err(err),
+        }
+    }
+}

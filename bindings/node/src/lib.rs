@@ -1,0 +1,38 @@
+//! Node.js bindings for longstraw: `Rendezvous`, `Snapshot` and `backend()`.
+//!
+//! This crate converts JavaScript values and errors only; placement and
+//! membership live in `longstraw` and `longstraw-set`.
+
+mod batch;
+mod error;
+mod fast;
+mod js;
+mod lookup;
+mod raw;
+mod rendezvous;
+mod snapshot;
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+use crate::error::{JsErr, OrThrow};
+
+/// The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this
+/// CPU supports (`scalar`, `sse2`, `avx2`, `avx512`, `neon`).
+#[napi(catch_unwind)]
+pub fn backend(env: &Env) -> Result<&'static str> {
+    longstraw_set::backend_from_env()
+        .map(|b| b.name())
+        .map_err(JsErr::from)
+        .or_throw(env)
+}
+
+/// The placement version new sets use by default.
+#[napi]
+pub const PLACEMENT: u32 = 1;
+
+/// Installs the direct per-key callbacks (see `fast`) once the classes exist.
+#[napi(module_exports)]
+pub fn init(exports: Object, env: Env) -> Result<()> {
+    fast::install(env.raw(), exports.raw()).or_throw(&env)
+}

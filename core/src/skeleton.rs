@@ -1,0 +1,689 @@
+//! Skeleton HRW (SPEC.md §11): O(fan-out * levels + leaf size) lookups.
+//!
+//! Nodes are the leaves of a virtual tree. A node's group at level `l` is the
+//! top `l * fanout_bits` bits of its node hash, so the tree is a pure function
+//! of the member set and the seed: no positions, no insertion order. A lookup
+//! runs the placement v1 weighted race among the non-empty children of the
+//! current group, each weighted by its subtree's total weight, level by level,
+//! then the v1 ranking among the nodes of the chosen leaf group.
+//!
+//! Storage is caller-owned: node hashes sorted ascending, their weights, the
+//! map from sorted position to the caller's node index, and the groups that
+//! [`build_groups`] writes.
+
+use crate::backend::Backend;
+use crate::error::Error;
+use crate::hash::key_hash;
+use crate::order::{rank_order, ranks_before, Ranked};
+use crate::packed::{KeyOffset, PackedKeys};
+use crate::score::{mix, pair_score};
+use crate::table::{NodeTable, Shape, TableSummary};
+
+/// The largest fan-out is `2^MAX_FANOUT_BITS` = 64.
+pub const MAX_FANOUT_BITS: u8 = 6;
+/// The most levels of groups above the nodes.
+pub const MAX_LEVELS: u8 = 5;
+/// Added to the seed before hashing a group, so group hashes are unrelated to node hashes.
+pub const GROUP_SEED_OFFSET: u64 = 0x5851_F42D_4C95_7F2D;
+
+/// The tree's shape: `levels` levels of groups above the nodes, each group
+/// with up to `2^fanout_bits` children. `levels == 0` is flat placement v1.
+///
+/// Deeper trees look up faster and move more keys on a membership change
+/// (BENCH-scale.md has the measured trade-off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SkeletonShape {
+    fanout_bits: u8,
+    levels: u8,
+}
+
+impl SkeletonShape {
+    /// Flat placement v1 (no groups).
+    pub const FLAT: SkeletonShape = SkeletonShape {
+        fanout_bits: 0,
+        levels: 0,
+    };
+
+    /// A shape with fan-out `2^fanout_bits` (1 to 6 bits) and `levels` (0 to 5) levels.
+    pub const fn new(fanout_bits: u8, levels: u8) -> Result<SkeletonShape, Error> {
+        if levels > MAX_LEVELS || (levels > 0 && (fanout_bits == 0 || fanout_bits > MAX_FANOUT_BITS)) {
+            return Err(Error::BadSkeletonShape { fanout_bits, levels });
+        }
+        let fanout_bits = if levels == 0 { 0 } else { fanout_bits };
+        Ok(SkeletonShape { fanout_bits, levels })
+    }
+
+    /// The default shape for about `n` nodes: the shallowest tree whose leaf
+    /// groups average at most 64 nodes, with fan-out 64 at one level and 16
+    /// deeper. Keep the shape fixed for a fleet's lifetime: changing it moves
+    /// most keys.
+    pub const fn for_nodes(n: usize) -> SkeletonShape {
+        if n <= 256 {
+            SkeletonShape::FLAT
+        } else if n <= 64 * 64 {
+            SkeletonShape {
+                fanout_bits: 6,
+                levels: 1,
+            }
+        } else if n <= 64 * 256 {
+            SkeletonShape {
+                fanout_bits: 4,
+                levels: 2,
+            }
+        } else if n <= 64 * 4096 {
+            SkeletonShape {
+                fanout_bits: 4,
+                levels: 3,
+            }
+        } else {
+            SkeletonShape {
+                fanout_bits: 4,
+                levels: 4,
+            }
+        }
+    }
+
+    /// Bits of the node hash consumed per level.
+    pub const fn fanout_bits(self) -> u8 {
+        self.fanout_bits
+    }
+    /// The most children of a group: `2^fanout_bits`.
+    pub const fn fanout(self) -> usize {
+        1 << self.fanout_bits
+    }
+    /// Levels of groups above the nodes.
+    pub const fn levels(self) -> u8 {
+        self.levels
+    }
+
+    /// The prefix that names a node's group at `level` (1-based).
+    #[inline]
+    pub const fn prefix(self, node_hash: u64, level: u8) -> u64 {
+        node_hash >> (64 - level as u32 * self.fanout_bits as u32)
+    }
+
+    /// An upper bound on the groups of a tree over `n` nodes: `sum(min(n, fanout^l))`.
+    pub fn max_groups(self, n: usize) -> usize {
+        (1..=self.levels as u32)
+            .map(|l| n.min(1usize << (l * self.fanout_bits as u32)))
+            .sum()
+    }
+}
+
+/// The hash of the group at `level` named by `prefix` (SPEC.md §11.2).
+#[inline]
+pub const fn group_hash(seed: u64, level: u8, prefix: u64) -> u64 {
+    mix(mix(((level as u64) << 32) | prefix) ^ seed.wrapping_add(GROUP_SEED_OFFSET))
+}
+
+/// One group of the tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Group {
+    /// [`group_hash`] of the group.
+    pub hash: u64,
+    /// The sum of its nodes' weights, added in ascending node-hash order.
+    pub weight: f64,
+    /// `1 / weight` (0 when the weight is 0).
+    pub inv_weight: f64,
+    /// Its children: groups `start..end` one level down, or, at the last
+    /// level, sorted node positions `start..end`.
+    pub start: u32,
+    /// End of the children range.
+    pub end: u32,
+    /// Its nodes' eligible count and weight shape.
+    pub summary: TableSummary,
+}
+
+impl Group {
+    /// A placeholder for caller-provided storage.
+    pub const EMPTY: Group = Group {
+        hash: 0,
+        weight: 0.0,
+        inv_weight: 0.0,
+        start: 0,
+        end: 0,
+        summary: TableSummary {
+            eligible: 0,
+            shape: Shape::AllEqual,
+        },
+    };
+}
+
+/// Writes the groups of the tree over nodes whose hashes are sorted strictly
+/// ascending, level 1 first, and returns how many were written (at most
+/// [`SkeletonShape::max_groups`]).
+pub fn build_groups(
+    seed: u64,
+    shape: SkeletonShape,
+    hashes: &[u64],
+    weights: &[f64],
+    groups: &mut [Group],
+) -> Result<usize, Error> {
+    TableSummary::of(hashes, Some(weights))?;
+    if let Some(at) = hashes.windows(2).position(|w| w[0] >= w[1]) {
+        return Err(Error::NodesNotSorted { at: at + 1 });
+    }
+    let levels = shape.levels as usize;
+    if levels == 0 {
+        return Ok(0);
+    }
+    let need = shape.max_groups(hashes.len());
+    if groups.len() < need {
+        return Err(Error::LengthMismatch {
+            expected: need,
+            actual: groups.len(),
+        });
+    }
+    let mut level_start = [0usize; MAX_LEVELS as usize + 2];
+    let mut out = 0;
+    for level in 1..=shape.levels {
+        level_start[level as usize] = out;
+        let mut i = 0;
+        while i < hashes.len() {
+            let prefix = shape.prefix(hashes[i], level);
+            let mut j = i + 1;
+            while j < hashes.len() && shape.prefix(hashes[j], level) == prefix {
+                j += 1;
+            }
+            let mut weight = 0.0;
+            for &w in &weights[i..j] {
+                weight += w;
+            }
+            groups[out] = Group {
+                hash: group_hash(seed, level, prefix),
+                weight,
+                inv_weight: if weight == 0.0 { 0.0 } else { 1.0 / weight },
+                start: i as u32,
+                end: j as u32,
+                summary: TableSummary::of(&hashes[i..j], Some(&weights[i..j]))?,
+            };
+            out += 1;
+            i = j;
+        }
+    }
+    level_start[levels + 1] = out;
+    // Turn node ranges into child-group ranges, top down: level l + 1 still
+    // holds node ranges while level l is converted.
+    for level in 1..levels {
+        let mut child = level_start[level + 1];
+        for g in level_start[level]..level_start[level + 1] {
+            let end = groups[g].end;
+            let first = child;
+            while child < level_start[level + 2] && groups[child].start < end {
+                child += 1;
+            }
+            groups[g].start = first as u32;
+            groups[g].end = child as u32;
+        }
+    }
+    Ok(out)
+}
+
+/// A read-only skeleton over caller-owned storage.
+#[derive(Clone, Copy, Debug)]
+pub struct Skeleton<'a> {
+    nodes: NodeTable<'a>,
+    shape: SkeletonShape,
+    index: &'a [u32],
+    groups: &'a [Group],
+    root_end: usize,
+}
+
+impl<'a> Skeleton<'a> {
+    /// A view. `nodes` holds the hashes sorted ascending and their weights;
+    /// `index[i]` is the caller's index of sorted node `i`; `groups` is what
+    /// [`build_groups`] wrote for them. Mismatched parts are not unsafe, but
+    /// placements are then unspecified.
+    pub fn new(
+        nodes: NodeTable<'a>,
+        shape: SkeletonShape,
+        index: &'a [u32],
+        groups: &'a [Group],
+    ) -> Result<Self, Error> {
+        let n = nodes.hashes().len();
+        if index.len() != n {
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: index.len(),
+            });
+        }
+        let root_end = match (shape.levels, groups.first()) {
+            (0, _) | (_, None) => groups.len(),
+            (1, Some(_)) => groups.len(),
+            (_, Some(first)) => (first.start as usize).min(groups.len()),
+        };
+        if shape.levels > 0 && n > 0 && groups.is_empty() {
+            return Err(Error::LengthMismatch {
+                expected: shape.max_groups(n),
+                actual: 0,
+            });
+        }
+        Ok(Skeleton {
+            nodes,
+            shape,
+            index,
+            groups,
+            root_end,
+        })
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> SkeletonShape {
+        self.shape
+    }
+    /// The nodes in sorted order.
+    pub fn nodes(&self) -> NodeTable<'a> {
+        self.nodes
+    }
+    /// The groups.
+    pub fn groups(&self) -> &'a [Group] {
+        self.groups
+    }
+    /// The backend running the leaf level.
+    pub fn with_backend(self, backend: Backend) -> Self {
+        Skeleton {
+            nodes: self.nodes.with_backend(backend),
+            ..self
+        }
+    }
+
+    /// The owner of a key.
+    #[inline]
+    pub fn owner(&self, key: &[u8]) -> Result<u32, Error> {
+        self.owner_of_hash(key_hash(key, self.nodes.seed()))
+            .ok_or(Error::NoEligibleNodes)
+    }
+
+    /// The owner of a key hash, or `None` when no node is eligible.
+    pub fn owner_of_hash(&self, key_hash: u64) -> Option<u32> {
+        if self.nodes.eligible() == 0 {
+            return None;
+        }
+        let (mut lo, mut hi) = (0usize, self.root_end);
+        let mut summary = self.nodes.summary();
+        let mut leaf = (0usize, self.nodes.hashes().len());
+        for level in 1..=self.shape.levels {
+            let gs = self.groups.get(lo..hi)?;
+            let c = race_groups(key_hash, gs)?;
+            let g = &gs[c];
+            (lo, hi) = (g.start as usize, g.end as usize);
+            if level == self.shape.levels {
+                leaf = (lo, hi);
+                summary = g.summary;
+            }
+        }
+        let pos = leaf.0 + self.leaf_owner(key_hash, leaf.0, leaf.1, summary)?;
+        self.index.get(pos).copied()
+    }
+
+    fn leaf_table(&self, lo: usize, hi: usize, summary: TableSummary) -> Option<NodeTable<'a>> {
+        let hashes = self.nodes.hashes().get(lo..hi)?;
+        let weights = self.nodes.weights().and_then(|w| w.get(lo..hi));
+        Some(NodeTable::from_summary(self.nodes.seed(), hashes, weights, summary).with_backend(self.nodes.backend()))
+    }
+
+    fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<usize> {
+        let leaf = self.leaf_table(lo, hi, summary)?;
+        match (summary.shape, leaf.weights()) {
+            (Shape::Weighted, Some(w)) => {
+                let h = leaf.hashes();
+                race(key_hash, h.len(), |i| {
+                    let wi = w[i];
+                    (h[i], wi, if wi == 0.0 { 0.0 } else { 1.0 / wi })
+                })
+            }
+            _ => leaf.owner_of_hash(key_hash).map(|i| i as usize),
+        }
+    }
+
+    /// Writes the first `out.len()` nodes of the key's skeleton ranking (SPEC.md
+    /// §11.4: children in race order, depth first) and returns how many.
+    /// `out[i].index` is the caller's node index; the other fields are the
+    /// node's standing in its leaf group.
+    pub fn top_k(&self, key: &[u8], out: &mut [Ranked]) -> usize {
+        self.top_k_of_hash(key_hash(key, self.nodes.seed()), out)
+    }
+
+    /// [`Skeleton::top_k`] for a key hash.
+    pub fn top_k_of_hash(&self, key_hash: u64, out: &mut [Ranked]) -> usize {
+        if self.nodes.eligible() == 0 {
+            return 0;
+        }
+        let n = self.nodes.hashes().len();
+        self.fill(key_hash, 0, (0, self.root_end), (0, n), self.nodes.summary(), out)
+    }
+
+    /// The first `out.len()` nodes of the skeleton ranking that are each the
+    /// first of their failure domain (CRUSH `firstn`, SPEC.md §12).
+    /// `domains` is indexed by the caller's node index.
+    pub fn top_k_distinct_of_hash(&self, key_hash: u64, domains: &[u32], out: &mut [Ranked]) -> Result<usize, Error> {
+        let n = self.nodes.hashes().len();
+        if domains.len() != n {
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: domains.len(),
+            });
+        }
+        if self.nodes.eligible() == 0 {
+            return Ok(0);
+        }
+        let mut filled = 0;
+        self.fill_from(
+            key_hash,
+            0,
+            (0, self.root_end),
+            (0, n),
+            self.nodes.summary(),
+            out,
+            &mut filled,
+            Some(domains),
+        );
+        Ok(filled)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fill_from(
+        &self,
+        key_hash: u64,
+        level: u8,
+        children: (usize, usize),
+        leaf: (usize, usize),
+        summary: TableSummary,
+        out: &mut [Ranked],
+        filled: &mut usize,
+        domains: Option<&[u32]>,
+    ) {
+        if *filled == out.len() {
+            return;
+        }
+        if level == self.shape.levels {
+            let Some(domains) = domains else {
+                *filled += self.fill(key_hash, level, children, leaf, summary, &mut out[*filled..]);
+                return;
+            };
+            // Firstn within the leaf, skipping domains taken by earlier leaves.
+            let (taken, rest) = out.split_at_mut(*filled);
+            let domain_of = |i: u32| domains.get(i as usize).copied().unwrap_or(u32::MAX);
+            let mut len = 0;
+            for pos in leaf.0..leaf.1 {
+                let (Some(&i), Some(&h)) = (self.index.get(pos), self.nodes.hashes().get(pos)) else {
+                    continue;
+                };
+                let w = self.nodes.weight(pos);
+                if w == 0.0 || taken.iter().any(|r| domain_of(r.index) == domain_of(i)) {
+                    continue;
+                }
+                len = crate::domains::insert_distinct(rest, len, Ranked::weighted(key_hash, h, w, i), domain_of);
+            }
+            *filled += len;
+            return;
+        }
+        let Some(gs) = self.groups.get(children.0..children.1) else {
+            return;
+        };
+        let mut ranks = [Ranked::EMPTY; 1 << MAX_FANOUT_BITS];
+        let m = rank_groups(key_hash, gs, &mut ranks);
+        for r in &ranks[..m] {
+            let g = &gs[r.index as usize];
+            let range = (g.start as usize, g.end as usize);
+            self.fill_from(key_hash, level + 1, range, range, g.summary, out, filled, domains);
+            if *filled == out.len() {
+                break;
+            }
+        }
+    }
+
+    fn fill(
+        &self,
+        key_hash: u64,
+        level: u8,
+        children: (usize, usize),
+        leaf: (usize, usize),
+        summary: TableSummary,
+        out: &mut [Ranked],
+    ) -> usize {
+        if out.is_empty() {
+            return 0;
+        }
+        if level == self.shape.levels {
+            let Some(table) = self.leaf_table(leaf.0, leaf.1, summary) else {
+                return 0;
+            };
+            let n = table.top_k_of_hash(key_hash, out);
+            for r in &mut out[..n] {
+                r.index = self.index.get(leaf.0 + r.index as usize).copied().unwrap_or(u32::MAX);
+            }
+            return n;
+        }
+        let Some(gs) = self.groups.get(children.0..children.1) else {
+            return 0;
+        };
+        let mut ranks = [Ranked::EMPTY; 1 << MAX_FANOUT_BITS];
+        let m = rank_groups(key_hash, gs, &mut ranks);
+        let mut n = 0;
+        for r in &ranks[..m] {
+            let g = &gs[r.index as usize];
+            let range = (g.start as usize, g.end as usize);
+            n += self.fill(key_hash, level + 1, range, range, g.summary, &mut out[n..]);
+            if n == out.len() {
+                break;
+            }
+        }
+        n
+    }
+
+    /// The owner of each key of a packed batch.
+    pub fn owners<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<(), Error> {
+        if out.len() != keys.len() {
+            return Err(Error::LengthMismatch {
+                expected: keys.len(),
+                actual: out.len(),
+            });
+        }
+        let seed = self.nodes.seed();
+        for (slot, key) in out.iter_mut().zip(keys.iter()) {
+            *slot = self.owner_of_hash(key_hash(key, seed)).ok_or(Error::NoEligibleNodes)?;
+        }
+        Ok(())
+    }
+}
+
+/// The non-empty groups among `gs`, in race order; `index` is the position in `gs`.
+fn rank_groups(key_hash: u64, gs: &[Group], ranks: &mut [Ranked]) -> usize {
+    let mut m = 0;
+    for (i, g) in gs.iter().enumerate().take(ranks.len()) {
+        if g.weight != 0.0 {
+            ranks[m] = Ranked::weighted(key_hash, g.hash, g.weight, i as u32);
+            m += 1;
+        }
+    }
+    ranks[..m].sort_unstable_by(rank_order);
+    m
+}
+
+/// `2^-53`, exactly.
+const TWO_POW_NEG_53: f64 = 1.0 / 9_007_199_254_740_992.0;
+/// Relative slack that covers every f64 rounding below, with a wide margin.
+const REL: f64 = 1.0 / 1_099_511_627_776.0; // 2^-40
+/// Absolute slack that covers the spec's `ln_u` error (below 2^-60).
+const ABS: f64 = 1.0 / 1_125_899_906_842_624.0; // 2^-50
+
+/// `t = 1 - u` for the race's `u = ((score >> 11) + 1) / 2^53`, exactly.
+#[inline(always)]
+fn one_minus_u(score: u64) -> f64 {
+    ((1u64 << 53) - ((score >> 11) + 1)) as f64 * TWO_POW_NEG_53
+}
+
+/// `t = 1 - u` rounded down to a multiple of 2^-52, with integer operations
+/// and one exact subtraction (no int-to-float conversion, whose false
+/// register dependency serialises the hot loop). `t * 2^53 = !score >> 11`,
+/// so its top 52 bits are the mantissa of `1 + t`.
+#[inline(always)]
+fn one_minus_u_floor(score: u64) -> f64 {
+    f64::from_bits(0x3FF0_0000_0000_0000 | (!score >> 12)) - 1.0
+}
+
+/// An upper bound of the spec's `ln_u(score) / w`, from `-ln(1 - t) >= t + t^2/2 + t^3/3`.
+#[inline(always)]
+fn upper_bound(t: f64, inv_weight: f64) -> f64 {
+    let series = t * (1.0 + t * (0.5 + t * (1.0 / 3.0)));
+    -(series * (1.0 - REL) - ABS) * inv_weight * (1.0 - REL)
+}
+
+/// A lower bound of the spec's `ln_u(score) / w`, from
+/// `-ln(1 - t) <= t + t^2/2 + t^3 / (3 (1 - t))`.
+#[inline(always)]
+fn lower_bound(t: f64, inv_weight: f64) -> f64 {
+    let series = t * (1.0 + t * (0.5 + t / (3.0 * (1.0 - t))));
+    -(series * (1.0 + REL) + ABS) * inv_weight * (1.0 + REL)
+}
+
+/// Whether the node `(hash, weight)` surely ranks after `(other_hash,
+/// other_weight)` for this key hash, decided from the cheap bounds alone;
+/// `false` means "not sure", never "ranks before".
+#[inline]
+pub(crate) fn surely_after(key_hash: u64, hash: u64, weight: f64, other_hash: u64, other_weight: f64) -> bool {
+    if weight == 0.0 {
+        return true;
+    }
+    if other_weight == 0.0 {
+        return false;
+    }
+    let hi = upper_bound(one_minus_u(pair_score(key_hash, hash)), 1.0 / weight);
+    let lo = lower_bound(one_minus_u(pair_score(key_hash, other_hash)), 1.0 / other_weight);
+    hi < lo
+}
+
+/// The winner of the placement v1 weighted race among `len` candidates
+/// `(hash, weight, 1 / weight)` (weight 0 never wins), exactly as SPEC.md §6
+/// orders them.
+///
+/// The fixed-point logarithm is slow, so the race first brackets every
+/// candidate's weighted score with two cheap series bounds; only when the
+/// runner-up's upper bound reaches the leader's lower bound (rare) does it
+/// compute the exact scores.
+#[inline]
+pub(crate) fn race(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
+    // Pass 1, the hot loop: `-ln(u) >= t >= t_floor` gives the upper bound
+    // `(ABS - t_floor) / w` with one subtraction and one multiplication.
+    let mut best = usize::MAX;
+    let mut best_hi = f64::NEG_INFINITY;
+    let mut best_t = 0.0;
+    let mut best_inv = 0.0;
+    let mut second_hi = f64::NEG_INFINITY;
+    for i in 0..len {
+        let (hash, weight, inv) = item(i);
+        if weight == 0.0 {
+            continue;
+        }
+        let t = one_minus_u_floor(pair_score(key_hash, hash));
+        let hi = (ABS - t) * inv;
+        if hi > best_hi {
+            second_hi = best_hi;
+            (best, best_hi, best_t, best_inv) = (i, hi, t, inv);
+        } else if hi > second_hi {
+            second_hi = hi;
+        }
+    }
+    if best == usize::MAX {
+        return None;
+    }
+    // Widen the runner-up's bound by far more than the rounding of pass 1.
+    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(best_t, best_inv) {
+        return Some(best);
+    }
+    race_tight(key_hash, len, item)
+}
+
+/// [`race`] among at most `2^MAX_FANOUT_BITS` sibling groups, without
+/// data-dependent branches in the hot loop: every first-order bound goes to a
+/// stack array, then two branch-free scans find the best and the runner-up.
+#[inline]
+fn race_groups(key_hash: u64, gs: &[Group]) -> Option<usize> {
+    const MAX: usize = 1 << MAX_FANOUT_BITS;
+    if gs.len() > MAX {
+        return race(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight));
+    }
+    let mut his = [f64::NEG_INFINITY; MAX];
+    for (hi, g) in his.iter_mut().zip(gs) {
+        let t = one_minus_u_floor(pair_score(key_hash, g.hash));
+        // A drained group (weight 0) has inv_weight 0: send it to -inf.
+        let drained = if g.weight == 0.0 { f64::NEG_INFINITY } else { 0.0 };
+        *hi = (ABS - t) * g.inv_weight + drained;
+    }
+    let his = &his[..gs.len()];
+    let best_hi = his.iter().fold(f64::NEG_INFINITY, |m, &h| m.max(h));
+    if best_hi == f64::NEG_INFINITY {
+        return None;
+    }
+    let best = his.iter().position(|&h| h == best_hi)?;
+    let second_hi = his
+        .iter()
+        .enumerate()
+        .fold(f64::NEG_INFINITY, |m, (i, &h)| if i == best { m } else { m.max(h) });
+    let g = &gs[best];
+    let t = one_minus_u(pair_score(key_hash, g.hash));
+    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(t, g.inv_weight) {
+        return Some(best);
+    }
+    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))
+}
+
+/// The race when the first-order bounds are too close to call: third-order
+/// bounds, then, if still undecided, the exact scores.
+#[cold]
+fn race_tight(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
+    let mut best = usize::MAX;
+    let mut best_hi = f64::NEG_INFINITY;
+    let mut best_t = 0.0;
+    let mut best_inv = 0.0;
+    let mut second_hi = f64::NEG_INFINITY;
+    for i in 0..len {
+        let (hash, weight, inv) = item(i);
+        if weight == 0.0 {
+            continue;
+        }
+        let t = one_minus_u(pair_score(key_hash, hash));
+        let hi = upper_bound(t, inv);
+        if hi > best_hi {
+            second_hi = best_hi;
+            (best, best_hi, best_t, best_inv) = (i, hi, t, inv);
+        } else if hi > second_hi {
+            second_hi = hi;
+        }
+    }
+    if best != usize::MAX && second_hi < lower_bound(best_t, best_inv) {
+        return Some(best);
+    }
+    let mut winner: Option<Ranked> = None;
+    for i in 0..len {
+        let (hash, weight, _) = item(i);
+        if weight == 0.0 {
+            continue;
+        }
+        let c = Ranked::weighted(key_hash, hash, weight, i as u32);
+        if winner.is_none_or(|w| ranks_before(&c, &w)) {
+            winner = Some(c);
+        }
+    }
+    winner.map(|w| w.index as usize)
+}
+
+/// The exact race, for tests of [`race`].
+#[doc(hidden)]
+pub fn race_exact(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
+    (0..hashes.len())
+        .filter(|&i| weights[i] != 0.0)
+        .map(|i| Ranked::weighted(key_hash, hashes[i], weights[i], i as u32))
+        .min_by(rank_order)
+        .map(|r| r.index as usize)
+}
+
+/// The bounded race, for tests against [`race_exact`].
+#[doc(hidden)]
+pub fn race_bounded(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
+    race(key_hash, hashes.len(), |i| {
+        let w = weights[i];
+        (hashes[i], w, if w == 0.0 { 0.0 } else { 1.0 / w })
+    })
+}

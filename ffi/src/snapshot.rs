@@ -1,0 +1,363 @@
+//! `longstraw_snapshot`: one immutable membership and the lookups on it.
+
+use std::ffi::c_char;
+use std::sync::Arc;
+
+use longstraw::PackedKeys;
+use longstraw_set::Snapshot;
+
+use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
+use crate::result::longstraw_result::{self, *};
+
+/// One immutable membership of a node set, from
+/// `longstraw_rendezvous_snapshot`.
+///
+/// A node index is a position in this snapshot's node list (0 to len - 1);
+/// it means nothing in another snapshot. Id pointers returned by lookups
+/// point into the snapshot and stay valid until `longstraw_snapshot_free`.
+/// Every function except `longstraw_snapshot_free` may be called
+/// concurrently from any thread on the same snapshot: it never changes.
+pub struct longstraw_snapshot {
+    _private: [u8; 0],
+}
+
+/// # Safety
+/// `s` must be NULL or a live handle from `longstraw_rendezvous_snapshot`.
+unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
+    // SAFETY: forwarded contract; snapshot handles are Arc<Snapshot>::into_raw.
+    unsafe { handle::<longstraw_snapshot, Snapshot>(s) }
+}
+
+/// Releases a snapshot. `NULL` is ignored. Id pointers obtained from it
+/// become invalid. No other call may use `s` during or after this one.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot handle, not used again afterwards.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
+    let _ = boundary(|| {
+        if !s.is_null() {
+            // SAFETY: `s` came from Arc::into_raw in
+            // longstraw_rendezvous_snapshot; this gives its count back.
+            drop(unsafe { Arc::from_raw(s.cast::<Snapshot>()) });
+        }
+        Ok(())
+    });
+}
+
+/// Writes one value computed from a snapshot to an out-parameter.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` NULL or writable.
+unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(&Snapshot) -> T) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { snap(s)? };
+        let out = Out::new(out)?;
+        let value = f(snap);
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(value) };
+        Ok(())
+    })
+}
+
+/// Writes the number of nodes, drained ones included, to `*out`. Valid node
+/// indices are 0 to `*out - 1`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_len(s: *const longstraw_snapshot, out: *mut usize) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| s.len()) }
+}
+
+/// Writes the number of eligible nodes (weight above 0) to `*out`: the
+/// largest useful k for `longstraw_snapshot_top_k`, and the buffer length
+/// `longstraw_snapshot_rank` needs.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_eligible(
+    s: *const longstraw_snapshot,
+    out: *mut usize,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| s.eligible()) }
+}
+
+/// Writes the snapshot's generation to `*out`: 0 for a new set, plus one for
+/// every change published since. Two snapshots of one set with the same
+/// generation have the same membership.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_generation(
+    s: *const longstraw_snapshot,
+    out: *mut u64,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| s.generation()) }
+}
+
+/// Writes the seed the set was created with to `*out`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, out: *mut u64) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| s.seed()) }
+}
+
+/// Writes the placement version the set was created with to `*out`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_placement(s: *const longstraw_snapshot, out: *mut u32) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| s.placement().number()) }
+}
+
+/// Writes the name of the kernel lookups run on ("scalar", "sse2", "avx2",
+/// "avx512" or "neon") to `*out`, as a static NUL-terminated string that
+/// must not be freed. The kernel never changes placement.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_backend(
+    s: *const longstraw_snapshot,
+    out: *mut *const c_char,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| backend_c_name(s.backend().name())) }
+}
+
+/// The NUL-terminated form of a backend name.
+fn backend_c_name(name: &str) -> *const c_char {
+    let with_nul: &'static str = match name {
+        "scalar" => "scalar\0",
+        "sse2" => "sse2\0",
+        "avx2" => "avx2\0",
+        "avx512" => "avx512\0",
+        "neon" => "neon\0",
+        _ => "unknown\0",
+    };
+    with_nul.as_ptr().cast()
+}
+
+/// Describes node `index`: `*id` and `*id_len` receive its id (a pointer into
+/// the snapshot, valid until `longstraw_snapshot_free`; not NUL-terminated)
+/// and `*weight` its weight.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INDEX_OUT_OF_RANGE`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_node(
+    s: *const longstraw_snapshot,
+    index: u32,
+    id: *mut *const u8,
+    id_len: *mut usize,
+    weight: *mut f64,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { snap(s)? };
+        let (id, id_len, weight) = (Out::new(id)?, Out::new(id_len)?, Out::new(weight)?);
+        let node = snap.node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe {
+            id.write(node.id().as_ptr());
+            id_len.write(node.id().len());
+            weight.write(node.weight());
+        }
+        Ok(())
+    })
+}
+
+/// Writes the index of the node with this id to `*index`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `id` must be NULL or point to
+/// `id_len` readable bytes; `index` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_index_of(
+    s: *const longstraw_snapshot,
+    id: *const u8,
+    id_len: usize,
+    index: *mut u32,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, id) = unsafe { (snap(s)?, in_slice(id, id_len)?) };
+        let index = Out::new(index)?;
+        let found = snap.index_of(id).ok_or(LONGSTRAW_UNKNOWN_NODE)?;
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { index.write(found) };
+        Ok(())
+    })
+}
+
+/// Finds the node that owns `key` (`key_len` bytes; `(NULL, 0)` is the
+/// empty key). `*index` receives its index, `*id` and `*id_len` its id: a
+/// pointer into the snapshot, valid until `longstraw_snapshot_free`, not
+/// NUL-terminated.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_NO_ELIGIBLE_NODE` (empty set,
+/// or every weight is 0).
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `key` must be NULL or point to
+/// `key_len` readable bytes; each out-pointer must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_owner(
+    s: *const longstraw_snapshot,
+    key: *const u8,
+    key_len: usize,
+    index: *mut u32,
+    id: *mut *const u8,
+    id_len: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, key) = unsafe { (snap(s)?, in_slice(key, key_len)?) };
+        let (index, id, id_len) = (Out::new(index)?, Out::new(id)?, Out::new(id_len)?);
+        let node = snap.owner(key)?;
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe {
+            index.write(node.index());
+            id.write(node.id().as_ptr());
+            id_len.write(node.id().len());
+        }
+        Ok(())
+    })
+}
+
+/// Writes the indices of the best `k` eligible nodes for `key`, best first,
+/// to `out[0 .. k)`, and how many it wrote to `*written`: `k`, or fewer when
+/// fewer nodes are eligible (0 for an empty or all-drained set, which is not
+/// an error here). `out[0]` is the owner. Use these as replica sets: the
+/// first `m` entries for `k` > `m` are the same as for `k` = `m`.
+///
+/// `(NULL, 0)` for `(out, k)` is valid and writes 0.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `key` must be NULL or point to
+/// `key_len` readable bytes; `out` must be NULL or point to `k` writable
+/// `uint32_t`s; `written` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_top_k(
+    s: *const longstraw_snapshot,
+    key: *const u8,
+    key_len: usize,
+    out: *mut u32,
+    k: usize,
+    written: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, key, out) = unsafe { (snap(s)?, in_slice(key, key_len)?, out_slice(out, k)?) };
+        let written = Out::new(written)?;
+        let n = snap.top_k_into(key, out);
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { written.write(n) };
+        Ok(())
+    })
+}
+
+/// Writes every eligible node's index for `key`, best first, to `out` and
+/// their number to `*written`. `out_len` must be at least the number of
+/// eligible nodes (`longstraw_snapshot_eligible`).
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`,
+/// `LONGSTRAW_BUFFER_TOO_SMALL` (nothing is written then).
+///
+/// # Safety
+/// As for `longstraw_snapshot_top_k`, with `out_len` in place of `k`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_rank(
+    s: *const longstraw_snapshot,
+    key: *const u8,
+    key_len: usize,
+    out: *mut u32,
+    out_len: usize,
+    written: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, key, out) = unsafe { (snap(s)?, in_slice(key, key_len)?, out_slice(out, out_len)?) };
+        let written = Out::new(written)?;
+        if out.len() < snap.eligible() {
+            return Err(LONGSTRAW_BUFFER_TOO_SMALL);
+        }
+        let n = snap.top_k_into(key, out);
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { written.write(n) };
+        Ok(())
+    })
+}
+
+/// Finds the owner of every key of a batch, writing owner indices to `out`.
+///
+/// The keys use the packed layout: key `i` is
+/// `key_bytes[offsets[i] .. offsets[i + 1]]`, so a batch of n keys has n + 1
+/// offsets (`offsets_len` = n + 1; `(NULL, 0)` or a single offset is an empty
+/// batch). Offsets must not decrease and must not exceed `key_bytes_len`;
+/// `offsets[0]` need not be 0. `out_len` must equal n.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`,
+/// `LONGSTRAW_BAD_OFFSETS`, `LONGSTRAW_LENGTH_MISMATCH`,
+/// `LONGSTRAW_NO_ELIGIBLE_NODE` (for a non-empty batch). Nothing is written
+/// to `out` on error.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; every array must be NULL or point to
+/// its stated number of elements (readable inputs, writable `out`), and
+/// `out` must not overlap the inputs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_owners(
+    s: *const longstraw_snapshot,
+    key_bytes: *const u8,
+    key_bytes_len: usize,
+    offsets: *const u64,
+    offsets_len: usize,
+    out: *mut u32,
+    out_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, bytes, offsets, out) = unsafe {
+            (
+                snap(s)?,
+                in_slice(key_bytes, key_bytes_len)?,
+                in_slice(offsets, offsets_len)?,
+                out_slice(out, out_len)?,
+            )
+        };
+        let keys = PackedKeys::new(bytes, offsets)?;
+        Ok(snap.owners_into(&keys, out)?)
+    })
+}

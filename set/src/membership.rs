@@ -1,0 +1,87 @@
+//! One membership change, shared by every owned structure (flat, table, skeleton).
+
+use crate::error::{Error, Result};
+use crate::snapshot::Snapshot;
+
+/// A membership change, applied to a private copy of a snapshot.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Change<'c> {
+    Add {
+        id: &'c [u8],
+        weight: f64,
+        domain: Option<&'c [u8]>,
+    },
+    Remove {
+        id: &'c [u8],
+    },
+    SetWeight {
+        id: &'c [u8],
+        weight: f64,
+    },
+    SetDomain {
+        id: &'c [u8],
+        domain: Option<&'c [u8]>,
+    },
+}
+
+/// What a change did, for the structures that patch themselves incrementally.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Applied {
+    Added { index: u32 },
+    Removed { index: u32 },
+    Reweighted { index: u32, old_weight: f64 },
+    Relabelled,
+}
+
+/// Applies `change` to `members` and re-seals it (same generation).
+pub(crate) fn apply(members: &mut Snapshot, change: Change<'_>) -> Result<Applied> {
+    let generation = members.generation();
+    let applied = match change {
+        Change::Add { id, weight, domain } => {
+            members.push_in_domain(id, weight, domain)?;
+            Applied::Added {
+                index: members.len() as u32 - 1,
+            }
+        }
+        Change::Remove { id } => {
+            let index = members
+                .index_of(id)
+                .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })?;
+            members.remove(id)?;
+            Applied::Removed { index }
+        }
+        Change::SetWeight { id, weight } => {
+            let index = members
+                .index_of(id)
+                .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })?;
+            let old_weight = members.weights()[index as usize];
+            members.set_weight(id, weight)?;
+            Applied::Reweighted { index, old_weight }
+        }
+        Change::SetDomain { id, domain } => {
+            members.set_domain(id, domain)?;
+            Applied::Relabelled
+        }
+    };
+    members.seal(generation)?;
+    Ok(applied)
+}
+
+/// Builds a sealed membership from `(id, weight, domain)` triples.
+pub(crate) fn members_of<I, T, D>(nodes: I, options: &crate::Options) -> Result<Snapshot>
+where
+    I: IntoIterator<Item = (T, f64, Option<D>)>,
+    T: AsRef<[u8]>,
+    D: AsRef<[u8]>,
+{
+    let backend = match options.backend {
+        Some(b) => b,
+        None => crate::backend_env::backend_from_env()?,
+    };
+    let mut snap = Snapshot::empty(options.seed, options.placement, backend);
+    for (id, weight, domain) in nodes {
+        snap.push_in_domain(id.as_ref(), weight, domain.as_ref().map(|d| d.as_ref()))?;
+    }
+    snap.seal(0)?;
+    Ok(snap)
+}

@@ -1,0 +1,406 @@
+//! The owned skeleton: O(fan-out * levels + leaf size) lookups for the
+//! largest fleets, lock-free readers (SPEC.md §11).
+
+use std::sync::{Arc, Mutex};
+
+use arc_swap::{ArcSwap, Guard};
+use longstraw::skeleton::build_groups;
+use longstraw::{
+    key_hash, Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary,
+};
+
+use crate::error::Result;
+use crate::membership::{apply, members_of, Change};
+use crate::snapshot::{Node, Snapshot};
+use crate::Options;
+
+/// How a [`Skeleton`] is shaped. The shape is fixed for its lifetime.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkeletonOptions {
+    /// Seed, placement version and backend, as for [`crate::Rendezvous`].
+    pub set: Options,
+    /// Fan-out and levels; `None` picks [`SkeletonShape::for_nodes`] of the
+    /// initial node count. Deeper trees are faster and move more keys on a
+    /// change (BENCH-scale.md has the trade-off).
+    pub shape: Option<SkeletonShape>,
+}
+
+/// Skeleton (hierarchical) HRW over a node set that many threads read while
+/// others change it. Its placement differs from flat HRW's (unless the shape
+/// has 0 levels).
+#[derive(Debug)]
+pub struct Skeleton {
+    current: ArcSwap<SkeletonSnapshot>,
+    writer: Mutex<()>,
+}
+
+/// One immutable membership with its tree.
+#[derive(Clone, Debug)]
+pub struct SkeletonSnapshot {
+    members: Snapshot,
+    shape: SkeletonShape,
+    /// Node hashes, ascending; weights and caller indices in the same order.
+    sorted_hashes: Vec<u64>,
+    sorted_weights: Vec<f64>,
+    order: Vec<u32>,
+    groups: Vec<Group>,
+    sorted_summary: TableSummary,
+}
+
+impl Skeleton {
+    /// A skeleton of nodes with weight 1.
+    pub fn new<I, T>(ids: I, options: SkeletonOptions) -> Result<Skeleton>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        Self::with_domains(ids.into_iter().map(|id| (id, 1.0, None::<&[u8]>)), options)
+    }
+
+    /// A skeleton of `(id, weight)` nodes.
+    pub fn with_weights<I, T>(nodes: I, options: SkeletonOptions) -> Result<Skeleton>
+    where
+        I: IntoIterator<Item = (T, f64)>,
+        T: AsRef<[u8]>,
+    {
+        Self::with_domains(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), options)
+    }
+
+    /// A skeleton of `(id, weight, domain)` nodes.
+    pub fn with_domains<I, T, D>(nodes: I, options: SkeletonOptions) -> Result<Skeleton>
+    where
+        I: IntoIterator<Item = (T, f64, Option<D>)>,
+        T: AsRef<[u8]>,
+        D: AsRef<[u8]>,
+    {
+        let members = members_of(nodes, &options.set)?;
+        let shape = options.shape.unwrap_or_else(|| SkeletonShape::for_nodes(members.len()));
+        let mut snap = SkeletonSnapshot {
+            members,
+            shape,
+            sorted_hashes: Vec::new(),
+            sorted_weights: Vec::new(),
+            order: Vec::new(),
+            groups: Vec::new(),
+            sorted_summary: TableSummary {
+                eligible: 0,
+                shape: longstraw::Shape::AllEqual,
+            },
+        };
+        snap.rebuild()?;
+        Ok(Skeleton {
+            current: ArcSwap::from_pointee(snap),
+            writer: Mutex::new(()),
+        })
+    }
+
+    /// The current snapshot, without touching a reference count.
+    #[inline]
+    pub fn load(&self) -> Guard<Arc<SkeletonSnapshot>> {
+        self.current.load()
+    }
+    /// The current snapshot, shared.
+    #[inline]
+    pub fn snapshot(&self) -> Arc<SkeletonSnapshot> {
+        self.current.load_full()
+    }
+    /// How many nodes the current snapshot has.
+    pub fn len(&self) -> usize {
+        self.load().len()
+    }
+    /// Whether the current snapshot has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.load().is_empty()
+    }
+    /// The owner of `key` in the current snapshot, as an owned id.
+    pub fn owner(&self, key: &[u8]) -> Result<Vec<u8>> {
+        Ok(self.load().owner(key)?.id().to_vec())
+    }
+
+    /// Adds a node.
+    pub fn add(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(Change::Add {
+            id: id.as_ref(),
+            weight,
+            domain: None,
+        })
+    }
+    /// Adds a node in a failure domain.
+    pub fn add_in_domain(&self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        self.change(Change::Add {
+            id: id.as_ref(),
+            weight,
+            domain: Some(domain.as_ref()),
+        })
+    }
+    /// Removes a node.
+    pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
+        self.change(Change::Remove { id: id.as_ref() })
+    }
+    /// Changes a node's weight (0 drains it).
+    pub fn set_weight(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(Change::SetWeight {
+            id: id.as_ref(),
+            weight,
+        })
+    }
+    /// Sets or clears a node's failure domain.
+    pub fn set_domain(&self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        self.change(Change::SetDomain {
+            id: id.as_ref(),
+            domain,
+        })
+    }
+    /// Applies several changes as one: readers see all of them or none.
+    pub fn update(&self, f: impl FnOnce(&mut SkeletonUpdate<'_>) -> Result<()>) -> Result<()> {
+        self.publish(|s| {
+            f(&mut SkeletonUpdate {
+                members: &mut s.members,
+            })
+        })
+    }
+
+    fn change(&self, change: Change<'_>) -> Result<()> {
+        self.publish(|s| apply(&mut s.members, change).map(|_| ()))
+    }
+
+    fn publish(&self, f: impl FnOnce(&mut SkeletonSnapshot) -> Result<()>) -> Result<()> {
+        // A poisoned lock only means another writer panicked before publishing.
+        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.current.load_full();
+        let mut next = (*current).clone();
+        f(&mut next)?;
+        next.members.seal(current.generation() + 1)?;
+        next.rebuild()?;
+        self.current.store(Arc::new(next));
+        Ok(())
+    }
+}
+
+/// Several changes applied together by [`Skeleton::update`]; the tree is
+/// rebuilt once at the end.
+pub struct SkeletonUpdate<'a> {
+    members: &'a mut Snapshot,
+}
+
+impl SkeletonUpdate<'_> {
+    /// Adds a node.
+    pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        let id = id.as_ref();
+        apply(
+            self.members,
+            Change::Add {
+                id,
+                weight,
+                domain: None,
+            },
+        )
+        .map(|_| ())
+    }
+    /// Adds a node in a failure domain.
+    pub fn add_in_domain(&mut self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        let (id, domain) = (id.as_ref(), Some(domain.as_ref()));
+        apply(self.members, Change::Add { id, weight, domain }).map(|_| ())
+    }
+    /// Removes a node.
+    pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {
+        apply(self.members, Change::Remove { id: id.as_ref() }).map(|_| ())
+    }
+    /// Changes a node's weight.
+    pub fn set_weight(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        apply(
+            self.members,
+            Change::SetWeight {
+                id: id.as_ref(),
+                weight,
+            },
+        )
+        .map(|_| ())
+    }
+    /// Sets or clears a node's failure domain.
+    pub fn set_domain(&mut self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        apply(
+            self.members,
+            Change::SetDomain {
+                id: id.as_ref(),
+                domain,
+            },
+        )
+        .map(|_| ())
+    }
+}
+
+impl SkeletonSnapshot {
+    /// Sorts the nodes by hash and rebuilds the groups: O(n log n).
+    fn rebuild(&mut self) -> Result<()> {
+        let hashes = self.members.hashes();
+        let weights = self.members.weights();
+        let mut order: Vec<u32> = (0..hashes.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| hashes[i as usize]);
+        self.sorted_hashes = order.iter().map(|&i| hashes[i as usize]).collect();
+        self.sorted_weights = order.iter().map(|&i| weights[i as usize]).collect();
+        self.order = order;
+        self.groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
+        let used = build_groups(
+            self.members.seed(),
+            self.shape,
+            &self.sorted_hashes,
+            &self.sorted_weights,
+            &mut self.groups,
+        )?;
+        self.groups.truncate(used);
+        self.groups.shrink_to_fit();
+        self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
+        Ok(())
+    }
+
+    /// The core's view.
+    pub fn view(&self) -> longstraw::Skeleton<'_> {
+        // Validated once per snapshot: a lookup must not scan the weights.
+        let nodes = NodeTable::from_summary(
+            self.members.seed(),
+            &self.sorted_hashes,
+            Some(&self.sorted_weights),
+            self.sorted_summary,
+        )
+        .with_backend(self.members.backend());
+        longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups).expect("built together")
+    }
+
+    /// The membership (ids, weights, domains, flat lookups).
+    pub fn members(&self) -> &Snapshot {
+        &self.members
+    }
+    /// The tree's shape.
+    pub fn shape(&self) -> SkeletonShape {
+        self.shape
+    }
+    /// Bytes held by the tree (sorted copies and groups), beyond the membership.
+    pub fn tree_bytes(&self) -> usize {
+        self.sorted_hashes.len() * 8
+            + self.sorted_weights.len() * 8
+            + self.order.len() * 4
+            + self.groups.len() * std::mem::size_of::<Group>()
+    }
+
+    // ---- the membership, as on [`Snapshot`] ----
+
+    /// Seed.
+    pub fn seed(&self) -> u64 {
+        self.members.seed()
+    }
+    /// Placement version of the leaf ranking.
+    pub fn placement(&self) -> Placement {
+        self.members.placement()
+    }
+    /// Kernel used at the leaves.
+    pub fn backend(&self) -> Backend {
+        self.members.backend()
+    }
+    /// Increases by one with every published change.
+    pub fn generation(&self) -> u64 {
+        self.members.generation()
+    }
+    /// How many nodes, including drained ones.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+    /// How many nodes have a non-zero weight.
+    pub fn eligible(&self) -> usize {
+        self.members.eligible()
+    }
+    /// Node ids by index.
+    pub fn ids(&self) -> &[Arc<[u8]>] {
+        self.members.ids()
+    }
+    /// Weights by index.
+    pub fn weights(&self) -> &[f64] {
+        self.members.weights()
+    }
+    /// Node hashes by index.
+    pub fn hashes(&self) -> &[u64] {
+        self.members.hashes()
+    }
+    /// Node `index`.
+    pub fn node(&self, index: u32) -> Option<Node<'_>> {
+        self.members.node(index)
+    }
+    /// Every node in index order.
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        self.members.nodes()
+    }
+    /// The index of the node with this id.
+    pub fn index_of(&self, id: &[u8]) -> Option<u32> {
+        self.members.index_of(id)
+    }
+    /// Whether a node with this id is in the set.
+    pub fn contains(&self, id: &[u8]) -> bool {
+        self.members.contains(id)
+    }
+
+    // ---- lookups ----
+
+    /// The owner of `key`.
+    #[inline]
+    pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
+        let i = self.owner_index(key)?;
+        Ok(self.node(i).expect("the tree holds indices of this snapshot"))
+    }
+    /// The owner's index.
+    #[inline]
+    pub fn owner_index(&self, key: &[u8]) -> Result<u32> {
+        Ok(self.view().owner(key)?)
+    }
+    /// The first `out.len()` nodes of the key's skeleton ranking (children in
+    /// race order, depth first); returns how many.
+    pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let n = self.view().top_k(key, &mut ranks);
+        for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+            *o = r.index;
+        }
+        n
+    }
+    /// [`SkeletonSnapshot::top_k_into`] as nodes.
+    pub fn top_k(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_into(key, &mut idx);
+        self.members.nodes_of(&idx[..n])
+    }
+    /// The key's full skeleton ranking.
+    pub fn rank(&self, key: &[u8]) -> Vec<Node<'_>> {
+        self.top_k(key, self.eligible())
+    }
+    /// At most one node per failure domain, `firstn` over the skeleton ranking.
+    pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        let Some(domains) = self.members.domain_ids() else {
+            return self.top_k_into(key, out);
+        };
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let kh = key_hash(key, self.seed());
+        let n = self.view().top_k_distinct_of_hash(kh, domains, &mut ranks).unwrap_or(0);
+        for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+            *o = r.index;
+        }
+        n
+    }
+    /// [`SkeletonSnapshot::top_k_distinct_into`] as nodes.
+    pub fn top_k_distinct(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_distinct_into(key, &mut idx);
+        self.members.nodes_of(&idx[..n])
+    }
+    /// The owner index of each key of a packed batch.
+    pub fn owners_into<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<()> {
+        Ok(self.view().owners(keys, out)?)
+    }
+    /// The owner index of each key.
+    pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
+        let view = self.view();
+        keys.into_iter().map(|k| Ok(view.owner(k.as_ref())?)).collect()
+    }
+}

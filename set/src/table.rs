@@ -1,0 +1,487 @@
+//! The owned partition table: O(1) lookups, exact HRW per partition,
+//! incremental rebuilds, lock-free readers (SPEC.md §10).
+
+use std::sync::{Arc, Mutex};
+
+use arc_swap::{ArcSwap, Guard};
+use longstraw::partition::{self, default_partition_bits, partition_key_hash};
+use longstraw::{key_hash, Backend, KeyOffset, PackedKeys, PartitionTable, Placement, Ranked};
+
+use crate::error::Result;
+use crate::membership::{apply, members_of, Applied, Change};
+use crate::snapshot::{Node, Snapshot};
+use crate::Options;
+
+/// How a [`Table`] is shaped. The shape is fixed for the table's lifetime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableOptions {
+    /// Seed, placement version and backend, as for [`crate::Rendezvous`].
+    pub set: Options,
+    /// `P = 2^bits` partitions; `None` picks
+    /// [`longstraw::partition::default_partition_bits`] of the initial node
+    /// count (pass it explicitly for a fleet that starts small and grows).
+    pub partition_bits: Option<u8>,
+    /// Nodes stored per partition (1 to 32, default 1): `top_k` up to this
+    /// many is a table read; longer lists rank the partition over all nodes.
+    pub replicas: usize,
+    /// Whether stored lists hold at most one node per failure domain (then
+    /// [`TableSnapshot::top_k_distinct`] is the O(1) read and `top_k` the O(n) one).
+    pub distinct_domains: bool,
+}
+
+impl Default for TableOptions {
+    fn default() -> Self {
+        TableOptions {
+            set: Options::default(),
+            partition_bits: None,
+            replicas: 1,
+            distinct_domains: false,
+        }
+    }
+}
+
+/// A partition table that many threads read while others change it.
+///
+/// A key's owner is the owner of its partition (the top `bits` bits of its
+/// key hash); each partition is placed by placement v1 HRW. Removing a node
+/// moves exactly its partitions; adding one moves only the partitions it wins.
+#[derive(Debug)]
+pub struct Table {
+    current: ArcSwap<TableSnapshot>,
+    writer: Mutex<()>,
+}
+
+/// One immutable membership with its partition rows.
+#[derive(Clone, Debug)]
+pub struct TableSnapshot {
+    members: Snapshot,
+    bits: u8,
+    replicas: usize,
+    distinct: bool,
+    rows: Vec<u32>,
+}
+
+impl Table {
+    /// A table of nodes with weight 1.
+    pub fn new<I, T>(ids: I, options: TableOptions) -> Result<Table>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<[u8]>,
+    {
+        Self::with_domains(ids.into_iter().map(|id| (id, 1.0, None::<&[u8]>)), options)
+    }
+
+    /// A table of `(id, weight)` nodes.
+    pub fn with_weights<I, T>(nodes: I, options: TableOptions) -> Result<Table>
+    where
+        I: IntoIterator<Item = (T, f64)>,
+        T: AsRef<[u8]>,
+    {
+        Self::with_domains(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), options)
+    }
+
+    /// A table of `(id, weight, domain)` nodes.
+    pub fn with_domains<I, T, D>(nodes: I, options: TableOptions) -> Result<Table>
+    where
+        I: IntoIterator<Item = (T, f64, Option<D>)>,
+        T: AsRef<[u8]>,
+        D: AsRef<[u8]>,
+    {
+        let members = members_of(nodes, &options.set)?;
+        let bits = options
+            .partition_bits
+            .unwrap_or_else(|| default_partition_bits(members.len()));
+        let len = partition::rows_len(bits, options.replicas)?;
+        let mut snap = TableSnapshot {
+            members,
+            bits,
+            replicas: options.replicas,
+            distinct: options.distinct_domains,
+            rows: vec![partition::NO_NODE; len],
+        };
+        snap.rebuild()?;
+        Ok(Table {
+            current: ArcSwap::from_pointee(snap),
+            writer: Mutex::new(()),
+        })
+    }
+
+    /// The current snapshot, without touching a reference count.
+    #[inline]
+    pub fn load(&self) -> Guard<Arc<TableSnapshot>> {
+        self.current.load()
+    }
+    /// The current snapshot, shared.
+    #[inline]
+    pub fn snapshot(&self) -> Arc<TableSnapshot> {
+        self.current.load_full()
+    }
+    /// How many nodes the current snapshot has.
+    pub fn len(&self) -> usize {
+        self.load().len()
+    }
+    /// Whether the current snapshot has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.load().is_empty()
+    }
+    /// The owner of `key` in the current snapshot, as an owned id.
+    pub fn owner(&self, key: &[u8]) -> Result<Vec<u8>> {
+        Ok(self.load().owner(key)?.id().to_vec())
+    }
+
+    /// Adds a node; re-ranks only the partitions it enters.
+    pub fn add(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(|t| {
+            t.apply(Change::Add {
+                id: id.as_ref(),
+                weight,
+                domain: None,
+            })
+        })
+    }
+    /// Adds a node in a failure domain.
+    pub fn add_in_domain(&self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        self.change(|t| {
+            t.apply(Change::Add {
+                id: id.as_ref(),
+                weight,
+                domain: Some(domain.as_ref()),
+            })
+        })
+    }
+    /// Removes a node; re-ranks only the partitions that listed it.
+    pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
+        self.change(|t| t.apply(Change::Remove { id: id.as_ref() }))
+    }
+    /// Changes a node's weight (0 drains it); re-ranks only partitions it enters, leaves or moves in.
+    pub fn set_weight(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.change(|t| {
+            t.apply(Change::SetWeight {
+                id: id.as_ref(),
+                weight,
+            })
+        })
+    }
+    /// Sets or clears a node's failure domain (a full rebuild when the table keeps distinct domains).
+    pub fn set_domain(&self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        self.change(|t| {
+            t.apply(Change::SetDomain {
+                id: id.as_ref(),
+                domain,
+            })
+        })
+    }
+    /// Applies several changes as one: readers see all of them or none.
+    pub fn update(&self, f: impl FnOnce(&mut TableUpdate<'_>) -> Result<()>) -> Result<()> {
+        self.change(|t| f(&mut TableUpdate { snap: t }))
+    }
+
+    fn change(&self, f: impl FnOnce(&mut TableSnapshot) -> Result<()>) -> Result<()> {
+        // A poisoned lock only means another writer panicked before publishing.
+        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.current.load_full();
+        let mut next = (*current).clone();
+        f(&mut next)?;
+        next.members.seal(current.generation() + 1)?;
+        self.current.store(Arc::new(next));
+        Ok(())
+    }
+}
+
+/// Several changes applied together by [`Table::update`].
+pub struct TableUpdate<'a> {
+    snap: &'a mut TableSnapshot,
+}
+
+impl TableUpdate<'_> {
+    /// Adds a node.
+    pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.snap.apply(Change::Add {
+            id: id.as_ref(),
+            weight,
+            domain: None,
+        })
+    }
+    /// Adds a node in a failure domain.
+    pub fn add_in_domain(&mut self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
+        self.snap.apply(Change::Add {
+            id: id.as_ref(),
+            weight,
+            domain: Some(domain.as_ref()),
+        })
+    }
+    /// Removes a node.
+    pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {
+        self.snap.apply(Change::Remove { id: id.as_ref() })
+    }
+    /// Changes a node's weight.
+    pub fn set_weight(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
+        self.snap.apply(Change::SetWeight {
+            id: id.as_ref(),
+            weight,
+        })
+    }
+    /// Sets or clears a node's failure domain.
+    pub fn set_domain(&mut self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
+        self.snap.apply(Change::SetDomain {
+            id: id.as_ref(),
+            domain,
+        })
+    }
+}
+
+/// Below this many pair scores a build runs on one thread.
+const PARALLEL_BUILD_MIN: usize = 1 << 22;
+
+impl TableSnapshot {
+    fn stored_domains(&self) -> Option<&[u32]> {
+        if self.distinct {
+            self.members.domain_ids()
+        } else {
+            None
+        }
+    }
+
+    /// Ranks every partition, split across the available cores.
+    fn rebuild(&mut self) -> Result<()> {
+        let table = self.members.table();
+        let domains = if self.distinct { self.members.domain_ids() } else { None };
+        let (bits, replicas) = (self.bits, self.replicas);
+        let partitions = 1usize << bits;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if threads == 1 || partitions * self.members.len() < PARALLEL_BUILD_MIN {
+            return Ok(partition::build(&table, domains, bits, replicas, &mut self.rows)?);
+        }
+        let per = partitions.div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = self
+                .rows
+                .chunks_mut(per * replicas)
+                .enumerate()
+                .map(|(i, rows)| {
+                    s.spawn(move || partition::build_range(&table, domains, bits, replicas, (i * per) as u32, rows))
+                })
+                .collect();
+            for h in handles {
+                h.join().expect("a build thread panicked")?;
+            }
+            Ok(())
+        })
+    }
+
+    fn apply(&mut self, change: Change<'_>) -> Result<()> {
+        let applied = apply(&mut self.members, change)?;
+        let table = self.members.table();
+        let domains = if self.distinct { self.members.domain_ids() } else { None };
+        let (bits, replicas) = (self.bits, self.replicas);
+        match applied {
+            Applied::Added { index } => {
+                partition::on_add(&table, domains, bits, replicas, &mut self.rows, index)?;
+            }
+            Applied::Removed { index } => {
+                partition::on_remove(&table, domains, bits, replicas, &mut self.rows, index)?;
+            }
+            Applied::Reweighted { index, old_weight } => {
+                partition::on_reweight(&table, domains, bits, replicas, &mut self.rows, index, old_weight)?;
+            }
+            Applied::Relabelled => {}
+        }
+        if matches!(applied, Applied::Relabelled) && self.distinct {
+            self.rebuild()?;
+        }
+        Ok(())
+    }
+
+    /// The core's view.
+    pub fn view(&self) -> PartitionTable<'_> {
+        PartitionTable::new(
+            self.members.table(),
+            self.stored_domains(),
+            self.bits,
+            self.replicas,
+            &self.rows,
+        )
+        .expect("rows are sized at construction")
+    }
+
+    // ---- shape ----
+
+    /// The membership (ids, weights, domains, flat lookups).
+    pub fn members(&self) -> &Snapshot {
+        &self.members
+    }
+    /// Partition bits: `P = 2^bits`.
+    pub fn partition_bits(&self) -> u8 {
+        self.bits
+    }
+    /// The number of partitions.
+    pub fn partitions(&self) -> usize {
+        1 << self.bits
+    }
+    /// Nodes stored per partition.
+    pub fn replicas(&self) -> usize {
+        self.replicas
+    }
+    /// Whether stored lists keep at most one node per failure domain.
+    pub fn distinct_domains(&self) -> bool {
+        self.distinct
+    }
+    /// The partition of a key.
+    pub fn partition(&self, key: &[u8]) -> u32 {
+        self.view().partition(key)
+    }
+    /// The stored node indices of partition `p`, best first.
+    pub fn row(&self, p: u32) -> &[u32] {
+        let start = p as usize * self.replicas;
+        let row = self.rows.get(start..start + self.replicas).unwrap_or(&[]);
+        let filled = row.iter().position(|&i| i == partition::NO_NODE).unwrap_or(row.len());
+        &row[..filled]
+    }
+    /// Bytes held by the rows.
+    pub fn rows_bytes(&self) -> usize {
+        self.rows.len() * 4
+    }
+
+    // ---- the membership, as on [`Snapshot`] ----
+
+    /// Seed.
+    pub fn seed(&self) -> u64 {
+        self.members.seed()
+    }
+    /// Placement version of the partitions' ranking.
+    pub fn placement(&self) -> Placement {
+        self.members.placement()
+    }
+    /// Kernel used by builds and long rankings.
+    pub fn backend(&self) -> Backend {
+        self.members.backend()
+    }
+    /// Increases by one with every published change.
+    pub fn generation(&self) -> u64 {
+        self.members.generation()
+    }
+    /// How many nodes, including drained ones.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+    /// How many nodes have a non-zero weight.
+    pub fn eligible(&self) -> usize {
+        self.members.eligible()
+    }
+    /// Node ids by index.
+    pub fn ids(&self) -> &[Arc<[u8]>] {
+        self.members.ids()
+    }
+    /// Weights by index.
+    pub fn weights(&self) -> &[f64] {
+        self.members.weights()
+    }
+    /// Node hashes by index.
+    pub fn hashes(&self) -> &[u64] {
+        self.members.hashes()
+    }
+    /// Node `index`.
+    pub fn node(&self, index: u32) -> Option<Node<'_>> {
+        self.members.node(index)
+    }
+    /// Every node in index order.
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        self.members.nodes()
+    }
+    /// The index of the node with this id.
+    pub fn index_of(&self, id: &[u8]) -> Option<u32> {
+        self.members.index_of(id)
+    }
+    /// Whether a node with this id is in the table.
+    pub fn contains(&self, id: &[u8]) -> bool {
+        self.members.contains(id)
+    }
+
+    // ---- lookups ----
+
+    /// The owner of `key`: the first node of its partition. O(1).
+    #[inline]
+    pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
+        let i = self.owner_index(key)?;
+        Ok(self.node(i).expect("rows hold indices of this snapshot"))
+    }
+    /// The owner's index. O(1).
+    #[inline]
+    pub fn owner_index(&self, key: &[u8]) -> Result<u32> {
+        // Replica 0 of a firstn list is the plain owner too.
+        Ok(self.view().owner(key)?)
+    }
+    /// The first `out.len()` nodes of the key's partition ranking (placement
+    /// v1 of the partition key); returns how many. A table read up to
+    /// `replicas()` (unless the table keeps distinct domains), O(n) beyond.
+    pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        if !self.distinct {
+            return self.view().top_k(key, out);
+        }
+        let kh = partition_key_hash(self.partition(key), self.seed());
+        rank_flat(&self.members, kh, out)
+    }
+    /// [`TableSnapshot::top_k_into`] as nodes.
+    pub fn top_k(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_into(key, &mut idx);
+        self.members.nodes_of(&idx[..n])
+    }
+    /// The partition's full ranking.
+    pub fn rank(&self, key: &[u8]) -> Vec<Node<'_>> {
+        self.top_k(key, self.eligible())
+    }
+    /// At most one node per failure domain, `firstn` over the partition's
+    /// ranking (fewer when fewer domains have an eligible node). A table read
+    /// up to `replicas()` when the table keeps distinct domains, O(n k) otherwise.
+    pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        let Some(domains) = self.members.domain_ids() else {
+            return self.top_k_into(key, out);
+        };
+        if self.distinct {
+            return self.view().top_k(key, out);
+        }
+        let kh = partition_key_hash(self.partition(key), self.seed());
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let n = longstraw::domains::top_k_distinct_of_hash(&self.members.table(), kh, domains, &mut ranks).unwrap_or(0);
+        for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+            *o = r.index;
+        }
+        n
+    }
+    /// [`TableSnapshot::top_k_distinct_into`] as nodes.
+    pub fn top_k_distinct(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
+        let mut idx = vec![0u32; k.min(self.eligible())];
+        let n = self.top_k_distinct_into(key, &mut idx);
+        self.members.nodes_of(&idx[..n])
+    }
+    /// The owner index of each key of a packed batch.
+    pub fn owners_into<O: KeyOffset>(&self, keys: &PackedKeys<'_, O>, out: &mut [u32]) -> Result<()> {
+        Ok(self.view().owners(keys, out)?)
+    }
+    /// The owner index of each key.
+    pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
+        let view = self.view();
+        let seed = self.seed();
+        keys.into_iter()
+            .map(|k| {
+                view.owner_of_hash(key_hash(k.as_ref(), seed))
+                    .ok_or(crate::Error::Core(longstraw::Error::NoEligibleNodes))
+            })
+            .collect()
+    }
+}
+
+/// The first `out.len()` nodes of the flat ranking of a key hash.
+fn rank_flat(members: &Snapshot, kh: u64, out: &mut [u32]) -> usize {
+    let mut ranks = vec![Ranked::EMPTY; out.len().min(members.eligible())];
+    let n = members.table().top_k_of_hash(kh, &mut ranks);
+    for (o, r) in out.iter_mut().zip(&ranks[..n]) {
+        *o = r.index;
+    }
+    n
+}
