@@ -51,12 +51,7 @@ pub(crate) fn owner_indices<'py>(
     }
 }
 
-fn owners<O: KeyOffset + Sync>(
-    py: Python<'_>,
-    snap: &Snapshot,
-    bytes: &[u8],
-    offsets: &[O],
-) -> PyResult<Vec<u32>> {
+fn owners<O: KeyOffset + Sync>(py: Python<'_>, snap: &Snapshot, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
     let packed = PackedKeys::new(bytes, offsets).map_err(core_to_py)?;
     let mut indices = vec![0u32; packed.len()];
     let run = |indices: &mut [u32]| snap.owners_into(&packed, indices);
@@ -124,9 +119,8 @@ fn unsigned<T: Copy + Into<i64>>(signed: Vec<T>) -> PyResult<Vec<u64>> {
 
 fn fill_out(out: &Bound<'_, PyAny>, indices: &[u32]) -> PyResult<()> {
     let py = out.py();
-    let buffer = PyBuffer::<u32>::get(out).map_err(|_| {
-        crate::error::wrong_type("out", "a writable buffer of uint32 (format 'I')", out)
-    })?;
+    let buffer = PyBuffer::<u32>::get(out)
+        .map_err(|_| crate::error::wrong_type("out", "a writable buffer of uint32 (format 'I')", out))?;
     if buffer.readonly() {
         return Err(bad_value("out is read-only".into()));
     }
@@ -202,9 +196,7 @@ impl NativeBytes for u64 {
 /// `longstraw.pack(keys)`: `(bytes, offsets)` in the packed layout that
 /// `Snapshot.owner_indices` reads; offsets are `uint64`.
 #[pyfunction]
-pub(crate) fn pack<'py>(
-    keys: &Bound<'py, PyAny>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyAny>)> {
+pub(crate) fn pack<'py>(keys: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyAny>)> {
     let py = keys.py();
     let mut bytes = Vec::new();
     let mut offsets = vec![0u64];
@@ -212,8 +204,5 @@ pub(crate) fn pack<'py>(
         with_key(&key?, |k| bytes.extend_from_slice(k))?;
         offsets.push(bytes.len() as u64);
     }
-    Ok((
-        PyBytes::new(py, &bytes),
-        new_array(py, &offsets, ("uint64", "Q"))?,
-    ))
+    Ok((PyBytes::new(py, &bytes), new_array(py, &offsets, ("uint64", "Q"))?))
 }

@@ -3,17 +3,14 @@
 use longstraw::{validate_weight, Placement};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyIterator, PyMemoryView, PyString,
-};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyIterator, PyMemoryView, PyString};
 
 use crate::buffer::RawBytes;
 use crate::error::{bad_value, core_to_py, wrong_type};
 
 const KEY_TYPES: &str = "str, bytes, bytearray or memoryview";
 /// For arguments that take many keys.
-pub(crate) const KEYS_EXPECTED: &str =
-    "an iterable of keys (wrap a single key in a list, or use owner())";
+pub(crate) const KEYS_EXPECTED: &str = "an iterable of keys (wrap a single key in a list, or use owner())";
 
 /// Runs `f` on the bytes of a key, without copying them.
 ///
@@ -31,11 +28,7 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     with_buffer_key("key", key, f)
 }
 
-fn with_buffer_key<R>(
-    what: &str,
-    key: &Bound<'_, PyAny>,
-    f: impl FnOnce(&[u8]) -> R,
-) -> PyResult<R> {
+fn with_buffer_key<R>(what: &str, key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
     if key.is_instance_of::<PyByteArray>() || key.is_instance_of::<PyMemoryView>() {
         let raw = RawBytes::get(key)?;
         return Ok(f(raw.as_slice(key.py())));
@@ -45,11 +38,7 @@ fn with_buffer_key<R>(
 
 /// Iterates a collection of keys or ids, refusing a lone `str` or bytes-like
 /// object, which would otherwise be taken apart into characters or ints.
-pub(crate) fn items<'py>(
-    obj: &Bound<'py, PyAny>,
-    what: &str,
-    expected: &str,
-) -> PyResult<Bound<'py, PyIterator>> {
+pub(crate) fn items<'py>(obj: &Bound<'py, PyAny>, what: &str, expected: &str) -> PyResult<Bound<'py, PyIterator>> {
     if obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyBytes>()
         || obj.is_instance_of::<PyByteArray>()
@@ -139,11 +128,7 @@ pub(crate) fn weight(obj: &Bound<'_, PyAny>, context: &dyn Fn() -> String) -> Py
     } else if obj.hasattr("__float__")? && !obj.is_instance_of::<PyString>() {
         obj.extract::<f64>()?
     } else {
-        return Err(wrong_type(
-            &format!("{}: weight", context()),
-            "a float or int",
-            obj,
-        ));
+        return Err(wrong_type(&format!("{}: weight", context()), "a float or int", obj));
     };
     validate_weight(value).map_err(|e| bad_value(format!("{}: {e}", context())))
 }
@@ -153,9 +138,7 @@ pub(crate) fn weight(obj: &Bound<'_, PyAny>, context: &dyn Fn() -> String) -> Py
 /// rather than read as 0 or 1.
 pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult<u64> {
     if obj.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an int, not bool"
-        )));
+        return Err(PyTypeError::new_err(format!("{name} must be an int, not bool")));
     }
     if !obj.is_instance_of::<PyInt>() && !obj.hasattr("__index__")? {
         return Err(wrong_type(name, "an int", obj));
@@ -163,9 +146,7 @@ pub(crate) fn uint_arg(obj: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult
     let out_of_range = || {
         bad_value(format!(
             "{name} must be an integer in [0, {max}], got {}",
-            obj.repr()
-                .map(|r| r.to_string())
-                .unwrap_or_else(|_| "?".into())
+            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
         ))
     };
     match obj.extract::<u64>() {
@@ -200,9 +181,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PlacementArg {
                 Placement::LATEST.number()
             ))
         })?;
-        Placement::from_number(version)
-            .map(PlacementArg)
-            .map_err(core_to_py)
+        Placement::from_number(version).map(PlacementArg).map_err(core_to_py)
     }
 }
 

@@ -25,10 +25,7 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<rendezvous::Rendezvous>()?;
     m.add_class::<snapshot::Snapshot>()?;
-    m.add(
-        "NoEligibleNodeError",
-        m.py().get_type::<error::NoEligibleNodeError>(),
-    )?;
+    m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
     Ok(())

@@ -55,25 +55,13 @@ impl Rendezvous {
             None => vec![1.0; ids.len()],
             Some(w) => node_weights(&ids, w)?,
         };
-        let set = Set::with_weights(
-            ids.iter().zip(&weights).map(|(id, &w)| (&id.bytes, w)),
-            options,
-        )
-        .map_err(to_py)?;
-        let objects: HashMap<&[u8], &Py<PyAny>> =
-            ids.iter().map(|id| (&id.bytes[..], &id.object)).collect();
+        let set = Set::with_weights(ids.iter().zip(&weights).map(|(id, &w)| (&id.bytes, w)), options).map_err(to_py)?;
+        let objects: HashMap<&[u8], &Py<PyAny>> = ids.iter().map(|id| (&id.bytes[..], &id.object)).collect();
         let snap = set.snapshot();
         let py = nodes.py();
-        let view_ids = snap
-            .ids()
-            .iter()
-            .map(|id| objects[&id[..]].clone_ref(py))
-            .collect();
+        let view_ids = snap.ids().iter().map(|id| objects[&id[..]].clone_ref(py)).collect();
         Ok(Rendezvous {
-            view: ArcSwap::from_pointee(View {
-                snap,
-                ids: view_ids,
-            }),
+            view: ArcSwap::from_pointee(View { snap, ids: view_ids }),
             set,
             writer: Mutex::new(()),
         })
@@ -85,11 +73,7 @@ impl Rendezvous {
     }
 
     /// The ids of the `k` best nodes for `key`, owner first.
-    fn top_k<'py>(
-        &self,
-        key: &Bound<'py, PyAny>,
-        k: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    fn top_k<'py>(&self, key: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         self.view.load().top_k(key, k)
     }
 
@@ -113,17 +97,13 @@ impl Rendezvous {
         let id = node_id(node)?;
         let weight = match weight {
             Given::Default => 1.0,
-            Given::Value(w) => {
-                convert::weight(w.bind(node.py()), &|| format!("node {}", show(node)))?
-            }
+            Given::Value(w) => convert::weight(w.bind(node.py()), &|| format!("node {}", show(node)))?,
         };
         self.change(node.py(), Some(id), |set, id| set.add(id, weight))
     }
 
     fn remove(&self, node: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_node_id(node, |bytes| {
-            self.change(node.py(), None, |set, _| set.remove(bytes))
-        })?
+        with_node_id(node, |bytes| self.change(node.py(), None, |set, _| set.remove(bytes)))?
     }
 
     fn set_weight(&self, node: &Bound<'_, PyAny>, weight: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -168,9 +148,7 @@ impl Rendezvous {
         self.view.load().repr(py, "Rendezvous")
     }
 
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
         let py = slf.py();
         let args = slf.get().view.load().args(py)?;
         Ok((slf.get_type(), args))
@@ -198,11 +176,7 @@ impl Rendezvous {
             .iter()
             .map(|id| match old.snap.index_of(id) {
                 Some(i) => old.ids[i as usize].clone_ref(py),
-                None => added
-                    .as_ref()
-                    .expect("only an added node is new")
-                    .object
-                    .clone_ref(py),
+                None => added.as_ref().expect("only an added node is new").object.clone_ref(py),
             })
             .collect();
         self.view.store(Arc::new(View { snap, ids }));
@@ -213,9 +187,7 @@ impl Rendezvous {
 /// Weights for the constructor: a sequence as long as `nodes`.
 fn node_weights(ids: &[NodeId], weights: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     let py = weights.py();
-    let values = weights
-        .try_iter()?
-        .collect::<PyResult<Vec<Bound<'_, PyAny>>>>()?;
+    let values = weights.try_iter()?.collect::<PyResult<Vec<Bound<'_, PyAny>>>>()?;
     if values.len() != ids.len() {
         return Err(bad_value(format!(
             "weights has {} entries but nodes has {}; give one weight per node",
@@ -231,7 +203,5 @@ fn node_weights(ids: &[NodeId], weights: &Bound<'_, PyAny>) -> PyResult<Vec<f64>
 
 /// `repr(obj)` for messages.
 fn show(obj: &Bound<'_, PyAny>) -> String {
-    obj.repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "<node>".into())
+    obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<node>".into())
 }

@@ -33,11 +33,7 @@ impl Snapshot {
         self.view.owner_index(key)
     }
 
-    fn top_k<'py>(
-        &self,
-        key: &Bound<'py, PyAny>,
-        k: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    fn top_k<'py>(&self, key: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         self.view.top_k(key, k)
     }
 

@@ -29,11 +29,7 @@ impl View {
         with_key(key, |k| self.snap.owner_index(k))?.map_err(to_py)
     }
 
-    pub(crate) fn top_k<'py>(
-        &self,
-        key: &Bound<'py, PyAny>,
-        k: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn top_k<'py>(&self, key: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let k = uint_arg(k, "k", u64::MAX)?;
         let k = usize::try_from(k).unwrap_or(usize::MAX);
         self.best(key, k)
