@@ -1,10 +1,40 @@
-# python: filled in by its issue.
-.PHONY: build-python test-python demo-python bench-python
-build-python:
-	@echo "python: not built yet"
-test-python:
-	@echo "python: no tests yet"
-demo-python:
-	@echo "python: no demo yet"
-bench-python:
-	@echo "python: no benchmarks yet"
+# Python: the PyO3 package in bindings/python, installed into .venv/ at the repo root.
+.PHONY: build-python test-python demo-python bench-python python-venv python-memcached
+
+# VENV and VENV_PY (the shared .venv/ at the repo root) come from the Makefile.
+PY_DIR := $(ROOT)/bindings/python
+# What the tests need; the benchmark's competitors are installed by bench-python.
+PY_TEST_DEPS := maturin numpy pytest hypothesis mypy pymemcache xxhash
+PY_BENCH_DEPS := uhashring clandestined hrw jump-consistent-hash
+
+$(VENV)/.python-deps: $(ROOT)/mk/python.mk | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check $(PY_TEST_DEPS)
+	touch $@
+
+python-venv: $(VENV)/.python-deps
+
+# `pip install ./bindings/python`, the user's path, without build isolation so
+# that the venv's maturin and the workspace's target/ are reused.
+build-python: python-venv
+	PATH="$(VENV)/bin:$$PATH" $(VENV_PY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps $(PY_DIR)
+
+# The pymemcache integration test needs memcached: installed with apt-get when
+# missing and root; otherwise that test skips and says why.
+python-memcached:
+	@command -v memcached >/dev/null || [ -x /usr/bin/memcached ] || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq memcached >/dev/null) \
+	      || echo "test-python: apt-get could not install memcached; the pymemcache test will skip"; \
+	  else echo "test-python: memcached is missing and we are not root; the pymemcache test will skip"; fi; }
+
+test-python: build-python python-memcached
+	cd $(PY_DIR) && $(VENV_PY) -m pytest tests -q -rs
+
+demo-python: build-python
+	$(VENV_PY) $(PY_DIR)/demo/demo.py
+
+bench-python: build-python
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check $(PY_BENCH_DEPS)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check --ignore-requires-python fastring \
+		|| echo "bench-python: fastring did not install; the benchmark skips it"
+	$(VENV_PY) $(PY_DIR)/bench/bench.py

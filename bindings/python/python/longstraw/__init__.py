@@ -1,0 +1,29 @@
+"""Rendezvous (highest random weight) hashing with one frozen placement.
+
+Every language that links the longstraw core puts each key on the same node::
+
+    >>> import longstraw
+    >>> r = longstraw.Rendezvous(["cache-a", "cache-b", "cache-c"])
+    >>> r.owner("user:42") in r
+    True
+
+See ``help(longstraw.Rendezvous)`` and the README for the full API.
+"""
+
+from ._longstraw import (
+    NoEligibleNodeError,
+    Rendezvous,
+    Snapshot,
+    __version__,
+    backend,
+    pack,
+)
+
+__all__ = [
+    "NoEligibleNodeError",
+    "Rendezvous",
+    "Snapshot",
+    "__version__",
+    "backend",
+    "pack",
+]

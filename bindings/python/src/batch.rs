@@ -1,0 +1,208 @@
+//! The buffer batch: packed keys in, node indices out, no Python object per key.
+
+use longstraw::{KeyOffset, PackedKeys};
+use longstraw_set::Snapshot;
+use pyo3::buffer::{Element, PyBuffer};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::buffer::RawBytes;
+use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
+use crate::error::{bad_value, core_to_py, to_py};
+
+/// Below this many keys the GIL is kept: releasing and re-taking it costs
+/// more than the lookups.
+const DETACH_MIN_KEYS: usize = 256;
+
+/// See `Snapshot.owner_indices`.
+pub(crate) fn owner_indices<'py>(
+    snap: &Snapshot,
+    keys: &Bound<'py, PyAny>,
+    offsets: &Bound<'py, PyAny>,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = keys.py();
+    let copied;
+    let bytes: &[u8] = if let Ok(b) = keys.cast_exact::<PyBytes>() {
+        // `bytes` is immutable: it can be read with the GIL released.
+        b.as_bytes()
+    } else if keys.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "keys must be a bytes-like buffer of concatenated keys, not str (encode it first)",
+        ));
+    } else {
+        // Other buffers may be written by other threads once the GIL is
+        // released, so read a private copy.
+        copied = RawBytes::get(keys)?.as_slice(py).to_vec();
+        &copied
+    };
+    let indices = match read_offsets(offsets)? {
+        Offsets::U32(o) => owners(py, snap, bytes, &o)?,
+        Offsets::U64(o) => owners(py, snap, bytes, &o)?,
+    };
+    match out {
+        Some(out) => {
+            fill_out(out, &indices)?;
+            Ok(out.clone())
+        }
+        None => new_u32_array(py, &indices),
+    }
+}
+
+fn owners<O: KeyOffset + Sync>(py: Python<'_>, snap: &Snapshot, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
+    let packed = PackedKeys::new(bytes, offsets).map_err(core_to_py)?;
+    let mut indices = vec![0u32; packed.len()];
+    let run = |indices: &mut [u32]| snap.owners_into(&packed, indices);
+    if packed.len() >= DETACH_MIN_KEYS {
+        py.detach(|| run(&mut indices))
+    } else {
+        run(&mut indices)
+    }
+    .map_err(to_py)?;
+    Ok(indices)
+}
+
+enum Offsets {
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+}
+
+/// Offsets from a buffer of 32- or 64-bit integers (NumPy arrays,
+/// `array.array`), or from a sequence of ints.
+fn read_offsets(obj: &Bound<'_, PyAny>) -> PyResult<Offsets> {
+    let py = obj.py();
+    if let Ok(b) = PyBuffer::<u32>::get(obj) {
+        return Ok(Offsets::U32(b.to_vec(py)?));
+    }
+    if let Ok(b) = PyBuffer::<u64>::get(obj) {
+        return Ok(Offsets::U64(b.to_vec(py)?));
+    }
+    if let Ok(b) = PyBuffer::<i64>::get(obj) {
+        return unsigned(b.to_vec(py)?).map(Offsets::U64);
+    }
+    if let Ok(b) = PyBuffer::<i32>::get(obj) {
+        return unsigned(b.to_vec(py)?).map(Offsets::U64);
+    }
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(crate::error::wrong_type(
+            "offsets",
+            "a buffer of 32- or 64-bit integers or a sequence of ints",
+            obj,
+        ));
+    }
+    let items = obj.try_iter().map_err(|_| {
+        crate::error::wrong_type(
+            "offsets",
+            "a buffer of 32- or 64-bit integers or a sequence of ints",
+            obj,
+        )
+    })?;
+    let mut out = Vec::new();
+    for (at, item) in items.enumerate() {
+        out.push(uint_arg(&item?, &format!("offsets[{at}]"), u64::MAX)?);
+    }
+    Ok(Offsets::U64(out))
+}
+
+fn unsigned<T: Copy + Into<i64>>(signed: Vec<T>) -> PyResult<Vec<u64>> {
+    signed
+        .into_iter()
+        .enumerate()
+        .map(|(at, v)| {
+            let v: i64 = v.into();
+            u64::try_from(v).map_err(|_| bad_value(format!("offsets[{at}] is negative: {v}")))
+        })
+        .collect()
+}
+
+fn fill_out(out: &Bound<'_, PyAny>, indices: &[u32]) -> PyResult<()> {
+    let py = out.py();
+    let buffer = PyBuffer::<u32>::get(out)
+        .map_err(|_| crate::error::wrong_type("out", "a writable buffer of uint32 (format 'I')", out))?;
+    if buffer.readonly() {
+        return Err(bad_value("out is read-only".into()));
+    }
+    if buffer.item_count() != indices.len() {
+        return Err(bad_value(format!(
+            "out has {} items but there are {} keys",
+            buffer.item_count(),
+            indices.len()
+        )));
+    }
+    buffer.copy_from_slice(py, indices)
+}
+
+/// `numpy.empty` when NumPy is importable, else `None`; looked up once.
+static NUMPY_EMPTY: PyOnceLock<Option<Py<PyAny>>> = PyOnceLock::new();
+
+fn new_u32_array<'py>(py: Python<'py>, data: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    new_array(py, data, ("uint32", "I"))
+}
+
+/// A NumPy array (or `array.array` without NumPy) holding a copy of `data`.
+fn new_array<'py, T: Element + NativeBytes>(
+    py: Python<'py>,
+    data: &[T],
+    (dtype, typecode): (&str, &str),
+) -> PyResult<Bound<'py, PyAny>> {
+    let empty = NUMPY_EMPTY.get_or_init(py, || {
+        py.import("numpy")
+            .and_then(|np| np.getattr("empty"))
+            .ok()
+            .map(Bound::unbind)
+    });
+    if let Some(empty) = empty {
+        let array = empty.bind(py).call1((data.len(), dtype))?;
+        PyBuffer::<T>::get(&array)?.copy_from_slice(py, data)?;
+        return Ok(array);
+    }
+    let array = py.import("array")?.getattr("array")?.call1((typecode,))?;
+    let size = std::mem::size_of::<T>();
+    if array.getattr("itemsize")?.extract::<usize>()? != size {
+        return Err(PyRuntimeError::new_err(format!(
+            "array({typecode:?}) is not {} bits on this platform; install NumPy",
+            size * 8
+        )));
+    }
+    let raw = PyBytes::new_with(py, std::mem::size_of_val(data), |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(size).zip(data) {
+            v.write_ne(chunk);
+        }
+        Ok(())
+    })?;
+    array.call_method1("frombytes", (raw,))?;
+    Ok(array)
+}
+
+/// Integers that can be written to bytes in native order.
+trait NativeBytes: Copy {
+    fn write_ne(self, out: &mut [u8]);
+}
+
+impl NativeBytes for u32 {
+    fn write_ne(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_ne_bytes());
+    }
+}
+
+impl NativeBytes for u64 {
+    fn write_ne(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_ne_bytes());
+    }
+}
+
+/// `longstraw.pack(keys)`: `(bytes, offsets)` in the packed layout that
+/// `Snapshot.owner_indices` reads; offsets are `uint64`.
+#[pyfunction]
+pub(crate) fn pack<'py>(keys: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyAny>)> {
+    let py = keys.py();
+    let mut bytes = Vec::new();
+    let mut offsets = vec![0u64];
+    for key in items(keys, "keys", KEYS_EXPECTED)? {
+        with_key(&key?, |k| bytes.extend_from_slice(k))?;
+        offsets.push(bytes.len() as u64);
+    }
+    Ok((PyBytes::new(py, &bytes), new_array(py, &offsets, ("uint64", "Q"))?))
+}

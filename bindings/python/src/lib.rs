@@ -1,0 +1,32 @@
+//! The `longstraw._longstraw` extension module: conversions and exceptions
+//! over `longstraw-set`. No placement or membership logic lives here.
+
+mod batch;
+mod buffer;
+mod convert;
+mod error;
+mod rendezvous;
+mod snapshot;
+mod view;
+
+use pyo3::prelude::*;
+
+/// The kernel that new sets run lookups on (`LONGSTRAW_BACKEND` or the best
+/// this CPU supports). Placement never depends on it.
+#[pyfunction]
+fn backend() -> PyResult<&'static str> {
+    longstraw_set::backend_from_env()
+        .map(|b| b.name())
+        .map_err(error::to_py)
+}
+
+#[pymodule]
+fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<rendezvous::Rendezvous>()?;
+    m.add_class::<snapshot::Snapshot>()?;
+    m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
+    Ok(())
+}

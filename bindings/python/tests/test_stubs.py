@@ -1,0 +1,36 @@
+"""The shipped .pyi stubs match the compiled module."""
+
+import subprocess
+import sys
+
+
+def test_stubtest_passes():
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "longstraw"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stubs_type_check_a_user_program(tmp_path):
+    program = tmp_path / "user.py"
+    program.write_text(
+        "import longstraw\n"
+        "r = longstraw.Rendezvous(['a', b'b'], weights=[1.0, 2], seed=3)\n"
+        "owner: str | bytes = r.owner('key')\n"
+        "ids: list[str | bytes] = r.top_k(b'key', 2)\n"
+        "snap: longstraw.Snapshot = r.snapshot()\n"
+        "n: int = snap.owner_index(bytearray(b'k'))\n"
+        "r.add('c', 0.5)\n"
+        "r.owner(3)\n"  # the one error mypy must report
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(program)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    out = done.stdout
+    assert "user.py:8: error" in out, out
+    assert out.count(": error") == 1, out
