@@ -12,9 +12,10 @@ fn owners(snap: &Snapshot, keys: &[String]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn mod_n(keys: &[String], ids: &[String]) -> Vec<usize> {
+/// The node each key gets under `hash mod n` (compared by id, not by position).
+fn mod_n<'a>(keys: &[String], ids: &'a [String]) -> Vec<&'a str> {
     keys.iter()
-        .map(|k| (key_hash(k.as_bytes(), 0) % ids.len() as u64) as usize)
+        .map(|k| ids[(key_hash(k.as_bytes(), 0) % ids.len() as u64) as usize].as_str())
         .collect()
 }
 
