@@ -52,13 +52,13 @@ static void test_versions(const char *expected) {
 
 static void test_result_strings(void) {
   int code;
-  for (code = LONGSTRAW_OK; code <= LONGSTRAW_INTERNAL_ERROR; code++) {
+  for (code = LONGSTRAW_OK; code <= LONGSTRAW_INVALID_PARAMETER; code++) {
     const char *text = longstraw_result_str(code);
     CHECK(text != NULL && strlen(text) > 5);
     if (code > 0) CHECK(strcmp(text, longstraw_result_str(code - 1)) != 0);
   }
   CHECK(strcmp(longstraw_result_str(-1), "unknown longstraw_result code") == 0);
-  CHECK(strcmp(longstraw_result_str(LONGSTRAW_INTERNAL_ERROR + 1), "unknown longstraw_result code") == 0);
+  CHECK(strcmp(longstraw_result_str(LONGSTRAW_INVALID_PARAMETER + 1), "unknown longstraw_result code") == 0);
   CHECK(strstr(longstraw_result_str(LONGSTRAW_NO_ELIGIBLE_NODE), "no eligible node") != NULL);
 }
 
