@@ -1,7 +1,6 @@
 //! The buffer batch: packed keys in, node indices out, no Python object per key.
 
 use longstraw::{KeyOffset, PackedKeys};
-use longstraw_set::Snapshot;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -11,14 +10,15 @@ use pyo3::types::{PyBytes, PyString};
 use crate::buffer::RawBytes;
 use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
 use crate::error::{bad_value, core_to_py, to_py};
+use crate::placed::Placed;
 
 /// Below this many keys the GIL is kept: releasing and re-taking it costs
 /// more than the lookups.
 const DETACH_MIN_KEYS: usize = 256;
 
 /// See `Snapshot.owner_indices`.
-pub(crate) fn owner_indices<'py>(
-    snap: &Snapshot,
+pub(crate) fn owner_indices<'py, S: Placed>(
+    snap: &S,
     keys: &Bound<'py, PyAny>,
     offsets: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
@@ -51,7 +51,7 @@ pub(crate) fn owner_indices<'py>(
     }
 }
 
-fn owners<O: KeyOffset + Sync>(py: Python<'_>, snap: &Snapshot, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
+fn owners<S: Placed, O: KeyOffset + Sync>(py: Python<'_>, snap: &S, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
     let packed = PackedKeys::new(bytes, offsets).map_err(core_to_py)?;
     let mut indices = vec![0u32; packed.len()];
     let run = |indices: &mut [u32]| snap.owners_into(&packed, indices);

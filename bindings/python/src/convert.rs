@@ -58,6 +58,19 @@ pub(crate) struct NodeId {
 
 /// Converts a node id: `str` stays `str`, anything bytes-like becomes `bytes`.
 pub(crate) fn node_id(obj: &Bound<'_, PyAny>) -> PyResult<NodeId> {
+    id_like(obj, "node id")
+}
+
+/// Converts a failure domain label like a node id; `None` is no label (the
+/// node is a domain of its own). The set checks the label's length.
+pub(crate) fn domain_label(obj: &Bound<'_, PyAny>) -> PyResult<Option<NodeId>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    id_like(obj, "domain").map(Some)
+}
+
+fn id_like(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<NodeId> {
     let py = obj.py();
     if let Ok(s) = obj.cast::<PyString>() {
         let text = s.to_str()?;
@@ -81,7 +94,7 @@ pub(crate) fn node_id(obj: &Bound<'_, PyAny>) -> PyResult<NodeId> {
     let bytes = if let Ok(b) = obj.cast::<PyBytes>() {
         b.as_bytes().to_vec()
     } else {
-        with_buffer_key("node id", obj, |b| b.to_vec())?
+        with_buffer_key(what, obj, |b| b.to_vec())?
     };
     let object = PyBytes::new(py, &bytes).into_any().unbind();
     Ok(NodeId { bytes, object })
@@ -197,5 +210,23 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given {
     type Error = PyErr;
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         Ok(Given::Value(obj.to_owned().unbind()))
+    }
+}
+
+/// A small shape parameter (`bits`, `fanout_bits`, `levels`): an integer in
+/// `[0, max]`, `max` being the core's limit. The core checks the rest (a
+/// skeleton's fan-out must be at least 1 bit when it has levels).
+pub(crate) fn shape_arg(obj: &Bound<'_, PyAny>, name: &str, max: u8) -> PyResult<u8> {
+    uint_arg(obj, name, max.into()).map(|v| v as u8)
+}
+
+/// A `replicas` argument: any non-negative integer; the core checks the range.
+pub(crate) struct Replicas(pub usize);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Replicas {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let replicas = uint_arg(&obj, "replicas", u64::MAX)?;
+        Ok(Replicas(usize::try_from(replicas).unwrap_or(usize::MAX)))
     }
 }

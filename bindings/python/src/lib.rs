@@ -1,12 +1,19 @@
 //! The `longstraw._longstraw` extension module: conversions and exceptions
 //! over `longstraw-set`. No placement or membership logic lives here.
 
+#[macro_use]
+mod methods;
+
 mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod placed;
 mod rendezvous;
+mod shared;
+mod skeleton;
 mod snapshot;
+mod table;
 mod view;
 
 use pyo3::prelude::*;
@@ -25,6 +32,10 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<rendezvous::Rendezvous>()?;
     m.add_class::<snapshot::Snapshot>()?;
+    m.add_class::<table::Table>()?;
+    m.add_class::<snapshot::TableSnapshot>()?;
+    m.add_class::<skeleton::Skeleton>()?;
+    m.add_class::<snapshot::SkeletonSnapshot>()?;
     m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;

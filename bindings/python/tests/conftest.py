@@ -27,3 +27,12 @@ def vectors():
 def weight_from_bits(bits_hex: str) -> float:
     """The exact f64 of a vector's weight_bits."""
     return struct.unpack(">d", bytes.fromhex(bits_hex))[0]
+
+
+def load_vectors(name: str):
+    """tests/vectors/<name>-v1.json (table, skeleton, domains), read at test time."""
+    path = REPO / "tests" / "vectors" / f"{name}-v1.json"
+    if not path.exists():
+        pytest.fail(f"golden vectors not found at {path}")
+    with path.open() as f:
+        return json.load(f)

@@ -274,14 +274,17 @@ def test_pack_round_trips():
     assert offsets.tolist() == [0, 1, 1, 4, 6]
 
 
-def test_gil_is_released_during_large_batches(r):
+@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Table, longstraw.Skeleton])
+def test_gil_is_released_during_large_batches(cls):
     # While batches run, another Python thread must make progress, which it
     # can only do if the batch does not hold the GIL.
     import threading
     import time
 
-    snap = r.snapshot()
-    packed, offsets = longstraw.pack([f"key-{i}" for i in range(100_000)])
+    snap = cls(NODES).snapshot()
+    # A table lookup is a few ns: give it batches long enough to observe.
+    count = 1_000_000 if cls is longstraw.Table else 100_000
+    packed, offsets = longstraw.pack([f"key-{i}" for i in range(count)])
     ticks = []
     stop = threading.Event()
 

@@ -22,7 +22,12 @@ def test_stubs_type_check_a_user_program(tmp_path):
         "ids: list[str | bytes] = r.top_k(b'key', 2)\n"
         "snap: longstraw.Snapshot = r.snapshot()\n"
         "n: int = snap.owner_index(bytearray(b'k'))\n"
-        "r.add('c', 0.5)\n"
+        "r.add('c', 0.5, domain='rack-1')\n"
+        "t = longstraw.Table(['a', 'b'], bits=10, replicas=2, domains=['r', None])\n"
+        "p: int = t.partition('key') + t.bits + t.snapshot().partitions\n"
+        "sk = longstraw.Skeleton(['a'], fanout_bits=2, levels=1)\n"
+        "spread: list[str | bytes] = sk.top_k_distinct('key', 2)\n"
+        "sk_snap: longstraw.SkeletonSnapshot = sk.snapshot()\n"
         "r.owner(3)\n"  # the one error mypy must report
     )
     done = subprocess.run(
@@ -32,5 +37,5 @@ def test_stubs_type_check_a_user_program(tmp_path):
         cwd=tmp_path,
     )
     out = done.stdout
-    assert "user.py:8: error" in out, out
+    assert "user.py:13: error" in out, out
     assert out.count(": error") == 1, out

@@ -11,7 +11,16 @@ import sys
 import threading
 import time
 
+import pytest
+
 import longstraw
+
+# Each mode with a fixed shape, so that every membership has the same one.
+MODES = {
+    "flat": longstraw.Rendezvous,
+    "table": lambda ids, weights=None: longstraw.Table(ids, weights=weights, bits=10, replicas=2),
+    "skeleton": lambda ids, weights=None: longstraw.Skeleton(ids, weights=weights, fanout_bits=2, levels=1),
+}
 
 BASE = [f"base-{i}" for i in range(6)]
 EXTRAS = ["extra-a", "extra-b", "extra-c"]
@@ -20,22 +29,24 @@ RANKED_KEYS = KEYS[:20]
 SECONDS = 3.0
 
 
-def membership_answers():
+def membership_answers(make):
     """owners(KEYS) and rank() of RANKED_KEYS for every reachable membership."""
     owners, ranks = set(), set()
     for states in itertools.product([None, 1.0, 2.0], repeat=len(EXTRAS)):
         ids = BASE + [e for e, s in zip(EXTRAS, states) if s is not None]
         ws = [1.0] * len(BASE) + [s for s in states if s is not None]
-        r = longstraw.Rendezvous(ids, weights=ws)
+        r = make(ids, weights=ws)
         owners.add(tuple(r.owners(KEYS)))
         ranks.add(tuple(tuple(r.rank(k)) for k in RANKED_KEYS))
     return owners, ranks
 
 
-def test_lookups_never_fail_or_tear_while_the_set_changes():
-    valid_owners, valid_ranks = membership_answers()
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_lookups_never_fail_or_tear_while_the_set_changes(mode):
+    make = MODES[mode]
+    valid_owners, valid_ranks = membership_answers(make)
     assert len(valid_owners) > 10, "the memberships must place keys differently"
-    r = longstraw.Rendezvous(BASE)
+    r = make(BASE)
     packed, offsets = longstraw.pack(KEYS * 4)  # 1200 keys: released-GIL path
     stop = threading.Event()
     errors = []
@@ -118,8 +129,9 @@ def test_lookups_never_fail_or_tear_while_the_set_changes():
     assert r.nodes == BASE
 
 
-def test_snapshots_survive_their_set():
-    r = longstraw.Rendezvous(BASE)
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_snapshots_survive_their_set(mode):
+    r = MODES[mode](BASE)
     snap = r.snapshot()
     expected = snap.owners(KEYS)
     del r

@@ -7,13 +7,19 @@ Every language that links the longstraw core puts each key on the same node::
     >>> r.owner("user:42") in r
     True
 
-See ``help(longstraw.Rendezvous)`` and the README for the full API.
+``Table`` (a partition table, O(1) lookups) and ``Skeleton`` (hierarchical
+rendezvous, for the largest fleets) have the same methods. See
+``help(longstraw.Rendezvous)`` and the README for the full API.
 """
 
 from ._longstraw import (
     NoEligibleNodeError,
     Rendezvous,
+    Skeleton,
+    SkeletonSnapshot,
     Snapshot,
+    Table,
+    TableSnapshot,
     __version__,
     backend,
     pack,
@@ -22,7 +28,11 @@ from ._longstraw import (
 __all__ = [
     "NoEligibleNodeError",
     "Rendezvous",
+    "Skeleton",
+    "SkeletonSnapshot",
     "Snapshot",
+    "Table",
+    "TableSnapshot",
     "__version__",
     "backend",
     "pack",
