@@ -327,6 +327,6 @@ mod tests {
     fn header_limits_match_the_core() {
         assert_eq!(LONGSTRAW_MAX_PARTITION_BITS, longstraw::MAX_PARTITION_BITS);
         assert_eq!(LONGSTRAW_MAX_REPLICAS, longstraw::MAX_REPLICAS);
-        assert!(LONGSTRAW_AUTO > LONGSTRAW_MAX_PARTITION_BITS && LONGSTRAW_AUTO > longstraw::skeleton::MAX_LEVELS);
+        const { assert!(LONGSTRAW_AUTO > LONGSTRAW_MAX_PARTITION_BITS && LONGSTRAW_AUTO > longstraw::skeleton::MAX_LEVELS) };
     }
 }
