@@ -6,9 +6,10 @@
  * SPDX-License-Identifier: MIT OR Apache-2.0
  *
  * Conventions
- * - Names are longstraw_<noun>_<verb>. Two opaque handles: the mutable,
- *   thread-safe node set longstraw_rendezvous, and the immutable
- *   longstraw_snapshot that lookups run on.
+ * - Names are longstraw_<noun>_<verb>. Mutable, thread-safe node sets:
+ *   longstraw_rendezvous (flat HRW), longstraw_table (partition table) and
+ *   longstraw_skeleton (skeleton HRW); lookups run on the immutable
+ *   longstraw_snapshot taken from any of them, in that set's mode.
  * - Functions return longstraw_result: LONGSTRAW_OK (0) or an error code;
  *   longstraw_result_str() describes a code. Out-parameters come last and
  *   nothing is written to them on failure.
@@ -36,6 +37,31 @@
  * with longstraw_version() to detect a header/library mismatch at run time. */
 #define LONGSTRAW_VERSION_NUMBER \
   (LONGSTRAW_VERSION_MAJOR * 10000 + LONGSTRAW_VERSION_MINOR * 100 + LONGSTRAW_VERSION_PATCH)
+
+/**
+ * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
+ * bits and levels, from the node count at creation (`longstraw_table_new`,
+ * `longstraw_skeleton_new`).
+ */
+#define LONGSTRAW_AUTO 255
+
+/**
+ * The most partition bits a table may have (2^24 partitions).
+ */
+#define LONGSTRAW_MAX_PARTITION_BITS 24
+
+/**
+ * The most nodes a table stores per partition.
+ */
+#define LONGSTRAW_MAX_REPLICAS 32
+
+/**
+ * A `longstraw_table_new` flag: each partition's stored nodes are at most
+ * one per failure domain, so `longstraw_snapshot_top_k_distinct` up to the
+ * table's replicas is the O(1) read (and `longstraw_snapshot_top_k` the O(n)
+ * one). Placement is the same either way.
+ */
+#define LONGSTRAW_TABLE_DISTINCT_DOMAINS 1
 
 /**
  * The major version of this header (a test ties it to Cargo.toml).
@@ -158,13 +184,36 @@ typedef enum {
    * partition, skeleton fan-out or levels) is out of its documented range.
    */
   LONGSTRAW_INVALID_PARAMETER = 18,
+  /**
+   * A failure domain label was longer than 65535 bytes.
+   */
+  LONGSTRAW_INVALID_DOMAIN = 19,
 } longstraw_result;
+
+/**
+ * How a snapshot places keys (`longstraw_snapshot_mode`).
+ */
+typedef enum {
+  /**
+   * Flat rendezvous hashing, placement v1 (`longstraw_rendezvous`).
+   */
+  LONGSTRAW_MODE_FLAT = 0,
+  /**
+   * A partition table (`longstraw_table`, SPEC.md section 10).
+   */
+  LONGSTRAW_MODE_TABLE = 1,
+  /**
+   * Skeleton (hierarchical) rendezvous hashing (`longstraw_skeleton`, SPEC.md section 11).
+   */
+  LONGSTRAW_MODE_SKELETON = 2,
+} longstraw_mode;
 
 /**
  * A node set that any number of threads may use at once.
  *
  * Create it with `longstraw_rendezvous_new`, change its membership with
- * `longstraw_rendezvous_add`, `_add_batch`, `_remove` and `_set_weight`,
+ * `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
+ * `_add_batch_in_domains`, `_remove`, `_set_weight` and `_set_domain`,
  * and look keys up on an immutable `longstraw_snapshot` taken with
  * `longstraw_rendezvous_snapshot`. Every function except
  * `longstraw_rendezvous_free` may be called concurrently from any thread on
@@ -174,8 +223,22 @@ typedef enum {
 typedef struct longstraw_rendezvous longstraw_rendezvous;
 
 /**
+ * A skeleton HRW node set that any number of threads may use at once.
+ *
+ * Nodes sit at the leaves of a virtual tree (a pure function of the node
+ * ids, weights and seed) with `2^fanout_bits` children per group and
+ * `levels` levels of groups; a lookup races the children level by level,
+ * weighted by subtree weight. Its placement differs from flat HRW's unless
+ * `levels` is 0. Changes are serialised and published atomically, as for
+ * `longstraw_rendezvous`; each rebuilds the tree. The shape never changes.
+ */
+typedef struct longstraw_skeleton longstraw_skeleton;
+
+/**
  * One immutable membership of a node set, from
- * `longstraw_rendezvous_snapshot`.
+ * `longstraw_rendezvous_snapshot`, `longstraw_table_snapshot` or
+ * `longstraw_skeleton_snapshot`. Lookups place keys by the mode of the set
+ * it came from (`longstraw_snapshot_mode`).
  *
  * A node index is a position in this snapshot's node list (0 to len - 1);
  * it means nothing in another snapshot. Id pointers returned by lookups
@@ -184,6 +247,18 @@ typedef struct longstraw_rendezvous longstraw_rendezvous;
  * concurrently from any thread on the same snapshot: it never changes.
  */
 typedef struct longstraw_snapshot longstraw_snapshot;
+
+/**
+ * A partition table that any number of threads may use at once.
+ *
+ * Keys map to `2^bits` partitions by the top bits of their key hash; each
+ * partition's nodes are ranked by placement v1 HRW of the partition number.
+ * Lookups on its snapshots (`longstraw_table_snapshot`) are a table read.
+ * Removing a node moves exactly its partitions; adding one moves only the
+ * partitions it wins. Changes are serialised and published atomically, as
+ * for `longstraw_rendezvous`; the table's shape never changes.
+ */
+typedef struct longstraw_table longstraw_table;
 
 #ifdef __cplusplus
 extern "C" {
@@ -273,6 +348,68 @@ longstraw_result longstraw_rendezvous_add_batch(longstraw_rendezvous *r,
                                                 size_t weights_len);
 
 /**
+ * Adds one node in a failure domain (a rack, a zone): see
+ * `longstraw_snapshot_top_k_distinct`. `domain` points to `domain_len`
+ * bytes (1 to 65535, copied; any bytes); a label of length 0 means no label,
+ * as with `longstraw_rendezvous_add`. Nodes with equal labels share a domain.
+ *
+ * Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_INVALID_DOMAIN`.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
+ * to their stated number of readable bytes.
+ */
+longstraw_result longstraw_rendezvous_add_in_domain(longstraw_rendezvous *r,
+                                                    const uint8_t *id,
+                                                    size_t id_len,
+                                                    double weight,
+                                                    const uint8_t *domain,
+                                                    size_t domain_len);
+
+/**
+ * `longstraw_rendezvous_add_batch` with a failure domain label per node:
+ * node `i`'s label is `domains[domain_offsets[i] .. domain_offsets[i + 1]]`
+ * (the packed layout again, one label per node; an empty label means none).
+ *
+ * Errors: those of `longstraw_rendezvous_add_batch`, plus
+ * `LONGSTRAW_INVALID_DOMAIN` and `LONGSTRAW_LENGTH_MISMATCH` (not one label
+ * per node). On error no node is added.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; each array must be NULL or point to its
+ * stated number of readable elements.
+ */
+longstraw_result longstraw_rendezvous_add_batch_in_domains(longstraw_rendezvous *r,
+                                                           const uint8_t *ids,
+                                                           size_t ids_len,
+                                                           const uint64_t *offsets,
+                                                           size_t offsets_len,
+                                                           const double *weights,
+                                                           size_t weights_len,
+                                                           const uint8_t *domains,
+                                                           size_t domains_len,
+                                                           const uint64_t *domain_offsets,
+                                                           size_t domain_offsets_len);
+
+/**
+ * Sets a node's failure domain label; a label of length 0 (`(NULL, 0)`)
+ * clears it, making the node a domain of its own. Only the replicas that
+ * `longstraw_snapshot_top_k_distinct` picks can change.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+ * `LONGSTRAW_INVALID_DOMAIN`.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
+ * to their stated number of readable bytes.
+ */
+longstraw_result longstraw_rendezvous_set_domain(longstraw_rendezvous *r,
+                                                 const uint8_t *id,
+                                                 size_t id_len,
+                                                 const uint8_t *domain,
+                                                 size_t domain_len);
+
+/**
  * Removes the node with this id. Keys it owned move to their next-ranked
  * node; no other key moves.
  *
@@ -337,6 +474,182 @@ longstraw_result longstraw_rendezvous_snapshot(const longstraw_rendezvous *r,
  * "unknown longstraw_result code". Thread-safe.
  */
 const char *longstraw_result_str(int result);
+
+/**
+ * Creates a skeleton over the membership of `members` (a snapshot of any
+ * mode): its nodes in the same index order, their weights and domain
+ * labels, and its seed, placement version and kernel. The skeleton does not
+ * depend on `members` afterwards.
+ *
+ * `fanout_bits` (1 to 6; ignored when `levels` is 0) and `levels` (0 to 5)
+ * fix the tree's shape; pass `LONGSTRAW_AUTO` for both to pick the
+ * shallowest tree whose leaf groups average at most 64 nodes for the node
+ * count now (flat up to 256 nodes). Deeper trees look up faster and move
+ * more keys on a change (BENCH-scale.md).
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_skeleton_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
+ * out of range, or `LONGSTRAW_AUTO` for only one of the two).
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_skeleton_new(const longstraw_snapshot *members,
+                                        uint8_t fanout_bits,
+                                        uint8_t levels,
+                                        longstraw_skeleton **out);
+
+/**
+ * Writes the tree's shape: `*fanout_bits` and `*levels` (after
+ * `LONGSTRAW_AUTO` was resolved; both 0 for a flat skeleton).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; each out-pointer must be NULL or
+ * writable.
+ */
+longstraw_result longstraw_skeleton_shape(const longstraw_skeleton *sk,
+                                          uint8_t *fanout_bits,
+                                          uint8_t *levels);
+
+/**
+ * Releases a skeleton. `NULL` is ignored. Snapshots taken from it stay valid.
+ * No other call may use `sk` during or after this one.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle from `longstraw_skeleton_new`, not used
+ * again afterwards.
+ */
+void longstraw_skeleton_free(longstraw_skeleton *sk);
+
+/**
+ * Adds one node, as `longstraw_rendezvous_add`.
+ * The tree is rebuilt (O(n log n)).
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_skeleton_add(longstraw_skeleton *sk,
+                                        const uint8_t *id,
+                                        size_t id_len,
+                                        double weight);
+
+/**
+ * Adds one node in a failure domain, as `longstraw_rendezvous_add_in_domain`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `id` and `domain` must be NULL or
+ * point to their stated number of readable bytes.
+ */
+longstraw_result longstraw_skeleton_add_in_domain(longstraw_skeleton *sk,
+                                                  const uint8_t *id,
+                                                  size_t id_len,
+                                                  double weight,
+                                                  const uint8_t *domain,
+                                                  size_t domain_len);
+
+/**
+ * Adds several nodes as one change, as `longstraw_rendezvous_add_batch`.
+ * The tree is rebuilt once.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; each array must be NULL or point to
+ * its stated number of readable elements.
+ */
+longstraw_result longstraw_skeleton_add_batch(longstraw_skeleton *sk,
+                                              const uint8_t *ids,
+                                              size_t ids_len,
+                                              const uint64_t *offsets,
+                                              size_t offsets_len,
+                                              const double *weights,
+                                              size_t weights_len);
+
+/**
+ * Adds several nodes with failure domain labels as one change, as
+ * `longstraw_rendezvous_add_batch_in_domains`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; each array must be NULL or point to
+ * its stated number of readable elements.
+ */
+longstraw_result longstraw_skeleton_add_batch_in_domains(longstraw_skeleton *sk,
+                                                         const uint8_t *ids,
+                                                         size_t ids_len,
+                                                         const uint64_t *offsets,
+                                                         size_t offsets_len,
+                                                         const double *weights,
+                                                         size_t weights_len,
+                                                         const uint8_t *domains,
+                                                         size_t domains_len,
+                                                         const uint64_t *domain_offsets,
+                                                         size_t domain_offsets_len);
+
+/**
+ * Removes a node, as `longstraw_rendezvous_remove`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_skeleton_remove(longstraw_skeleton *sk,
+                                           const uint8_t *id,
+                                           size_t id_len);
+
+/**
+ * Changes a node's weight (0 drains it), as `longstraw_rendezvous_set_weight`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_skeleton_set_weight(longstraw_skeleton *sk,
+                                               const uint8_t *id,
+                                               size_t id_len,
+                                               double weight);
+
+/**
+ * Sets or (with a label of length 0) clears a node's failure domain, as
+ * `longstraw_rendezvous_set_domain`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `id` and `domain` must be NULL or
+ * point to their stated number of readable bytes.
+ */
+longstraw_result longstraw_skeleton_set_domain(longstraw_skeleton *sk,
+                                               const uint8_t *id,
+                                               size_t id_len,
+                                               const uint8_t *domain,
+                                               size_t domain_len);
+
+/**
+ * Writes the number of nodes (drained ones included) to `*out`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_skeleton_len(const longstraw_skeleton *sk,
+                                        size_t *out);
+
+/**
+ * Takes the current membership as an immutable snapshot, as
+ * `longstraw_rendezvous_snapshot`: a reference-count increment that never
+ * waits for writers. Every `longstraw_snapshot_*` lookup on it places keys
+ * by the skeleton (mode `LONGSTRAW_MODE_SKELETON`). Release it with `longstraw_snapshot_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `sk` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_skeleton_snapshot(const longstraw_skeleton *sk,
+                                             const longstraw_snapshot **out);
 
 /**
  * Releases a snapshot. `NULL` is ignored. Id pointers obtained from it
@@ -472,7 +785,8 @@ longstraw_result longstraw_snapshot_owner(const longstraw_snapshot *s,
                                           size_t *id_len);
 
 /**
- * Writes the indices of the best `k` eligible nodes for `key`, best first,
+ * Writes the indices of the best `k` eligible nodes for `key`, best first
+ * (in the ranking of the snapshot's mode: for a table, its partition's),
  * to `out[0 .. k)`, and how many it wrote to `*written`: `k`, or fewer when
  * fewer nodes are eligible (0 for an empty or all-drained set, which is not
  * an error here). `out[0]` is the owner. Use these as replica sets: the
@@ -538,6 +852,245 @@ longstraw_result longstraw_snapshot_owners(const longstraw_snapshot *s,
                                            size_t offsets_len,
                                            uint32_t *out,
                                            size_t out_len);
+
+/**
+ * Writes at most one node per failure domain for `key`: the first `k` nodes
+ * of the key's ranking (`longstraw_snapshot_top_k`'s order) that are each
+ * the first of their domain (CRUSH `firstn`). So `out[0]` is the owner, and
+ * when a node or a whole domain fails the later replicas shift up. Nodes
+ * without a label are domains of their own; with no labels at all this is
+ * `longstraw_snapshot_top_k`. `*written` receives how many were written:
+ * fewer than `k` when fewer domains have an eligible node (not an error).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`.
+ *
+ * # Safety
+ * As for `longstraw_snapshot_top_k`.
+ */
+longstraw_result longstraw_snapshot_top_k_distinct(const longstraw_snapshot *s,
+                                                   const uint8_t *key,
+                                                   size_t key_len,
+                                                   uint32_t *out,
+                                                   size_t k,
+                                                   size_t *written);
+
+/**
+ * Describes node `index`'s failure domain label: `*domain` and
+ * `*domain_len` receive a pointer into the snapshot (valid until
+ * `longstraw_snapshot_free`; not NUL-terminated) and its length, or NULL
+ * and 0 when the node has no label.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INDEX_OUT_OF_RANGE`.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+ * writable.
+ */
+longstraw_result longstraw_snapshot_domain(const longstraw_snapshot *s,
+                                           uint32_t index,
+                                           const uint8_t **domain,
+                                           size_t *domain_len);
+
+/**
+ * Writes how the snapshot places keys to `*mode`: `LONGSTRAW_MODE_FLAT`,
+ * `LONGSTRAW_MODE_TABLE` or `LONGSTRAW_MODE_SKELETON`, after the set it was
+ * taken from.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `mode` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_mode(const longstraw_snapshot *s,
+                                         longstraw_mode *mode);
+
+/**
+ * Creates a partition table over the membership of `members` (a snapshot
+ * of any mode): its nodes in the same index order, their weights and domain
+ * labels, and its seed, placement version and kernel. The table does not
+ * depend on `members` afterwards. To start empty, take the snapshot of an
+ * empty `longstraw_rendezvous` made with the seed and placement you want.
+ *
+ * `partition_bits`: the table has `2^partition_bits` partitions (0 to
+ * `LONGSTRAW_MAX_PARTITION_BITS`), or `LONGSTRAW_AUTO` for
+ * `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node count now (pass it
+ * explicitly for a fleet that starts small and grows). `replicas`: nodes
+ * stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`; `top_k` up to this
+ * many is a table read, longer lists rank the partition over every node).
+ * `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
+ *
+ * Building ranks every partition over every node (P * n pair scores, on all
+ * cores); the table is meant for up to about 10^4 nodes.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_table_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+ * replicas or unknown flags).
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_table_new(const longstraw_snapshot *members,
+                                     uint8_t partition_bits,
+                                     size_t replicas,
+                                     uint32_t flags,
+                                     longstraw_table **out);
+
+/**
+ * Writes the table's shape: `*partition_bits` (the table has
+ * `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
+ * `*replicas` and `*flags`, as given to `longstraw_table_new`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; each out-pointer must be NULL or
+ * writable.
+ */
+longstraw_result longstraw_table_shape(const longstraw_table *t,
+                                       uint8_t *partition_bits,
+                                       size_t *replicas,
+                                       uint32_t *flags);
+
+/**
+ * Releases a table. `NULL` is ignored. Snapshots taken from it stay valid.
+ * No other call may use `t` during or after this one.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle from `longstraw_table_new`, not used
+ * again afterwards.
+ */
+void longstraw_table_free(longstraw_table *t);
+
+/**
+ * Adds one node, as `longstraw_rendezvous_add`.
+ * Only the partitions it wins are re-ranked.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_table_add(longstraw_table *t,
+                                     const uint8_t *id,
+                                     size_t id_len,
+                                     double weight);
+
+/**
+ * Adds one node in a failure domain, as `longstraw_rendezvous_add_in_domain`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `id` and `domain` must be NULL or
+ * point to their stated number of readable bytes.
+ */
+longstraw_result longstraw_table_add_in_domain(longstraw_table *t,
+                                               const uint8_t *id,
+                                               size_t id_len,
+                                               double weight,
+                                               const uint8_t *domain,
+                                               size_t domain_len);
+
+/**
+ * Adds several nodes as one change, as `longstraw_rendezvous_add_batch`.
+ * Each node is inserted into the rows incrementally; for a large initial
+ * membership, `longstraw_table_new` (one parallel build) is much faster.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; each array must be NULL or point to
+ * its stated number of readable elements.
+ */
+longstraw_result longstraw_table_add_batch(longstraw_table *t,
+                                           const uint8_t *ids,
+                                           size_t ids_len,
+                                           const uint64_t *offsets,
+                                           size_t offsets_len,
+                                           const double *weights,
+                                           size_t weights_len);
+
+/**
+ * Adds several nodes with failure domain labels as one change, as
+ * `longstraw_rendezvous_add_batch_in_domains`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; each array must be NULL or point to
+ * its stated number of readable elements.
+ */
+longstraw_result longstraw_table_add_batch_in_domains(longstraw_table *t,
+                                                      const uint8_t *ids,
+                                                      size_t ids_len,
+                                                      const uint64_t *offsets,
+                                                      size_t offsets_len,
+                                                      const double *weights,
+                                                      size_t weights_len,
+                                                      const uint8_t *domains,
+                                                      size_t domains_len,
+                                                      const uint64_t *domain_offsets,
+                                                      size_t domain_offsets_len);
+
+/**
+ * Removes a node, as `longstraw_rendezvous_remove`.
+ * Only its partitions move, each to its next-ranked node.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_table_remove(longstraw_table *t,
+                                        const uint8_t *id,
+                                        size_t id_len);
+
+/**
+ * Changes a node's weight (0 drains it), as `longstraw_rendezvous_set_weight`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `id` must be NULL or point to
+ * `id_len` readable bytes.
+ */
+longstraw_result longstraw_table_set_weight(longstraw_table *t,
+                                            const uint8_t *id,
+                                            size_t id_len,
+                                            double weight);
+
+/**
+ * Sets or (with a label of length 0) clears a node's failure domain, as
+ * `longstraw_rendezvous_set_domain`.
+ * A table made with `LONGSTRAW_TABLE_DISTINCT_DOMAINS` rebuilds its rows.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `id` and `domain` must be NULL or
+ * point to their stated number of readable bytes.
+ */
+longstraw_result longstraw_table_set_domain(longstraw_table *t,
+                                            const uint8_t *id,
+                                            size_t id_len,
+                                            const uint8_t *domain,
+                                            size_t domain_len);
+
+/**
+ * Writes the number of nodes (drained ones included) to `*out`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_table_len(const longstraw_table *t,
+                                     size_t *out);
+
+/**
+ * Takes the current membership as an immutable snapshot, as
+ * `longstraw_rendezvous_snapshot`: a reference-count increment that never
+ * waits for writers. Every `longstraw_snapshot_*` lookup on it places keys
+ * by the table (mode `LONGSTRAW_MODE_TABLE`). Release it with `longstraw_snapshot_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_table_snapshot(const longstraw_table *t,
+                                          const longstraw_snapshot **out);
 
 /**
  * The library's version as one number, `major * 10000 + minor * 100 +

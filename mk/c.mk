@@ -22,7 +22,8 @@ C_LINK := -L$(C_LIBDIR) -llongstraw -Wl,-rpath,$(C_LIBDIR)
 C_STATIC := $(C_LIBDIR)/liblongstraw.a -lpthread -ldl -lm
 CARGO_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' $(ROOT)/Cargo.toml | head -n 1)
 VECTORS := $(ROOT)/tests/vectors/placement-v1.json
-VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+SCALE_VECTORS := $(addprefix $(ROOT)/tests/vectors/,table-v1.json skeleton-v1.json domains-v1.json)
+VALGRIND := valgrind -q --error-exitcode=99 --suppressions=$(ROOT)/tests/c/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect,possible \
             --errors-for-leak-kinds=definite,indirect,possible
 PREFIX ?= /usr/local
 
@@ -81,12 +82,12 @@ C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
 	$(C_BUILD)/test_api $(CARGO_VERSION)
-	$(C_BUILD)/test_vectors $(VECTORS)
+	$(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/test_threads 3000
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
-	$(VALGRIND) $(C_BUILD)/test_vectors $(VECTORS)
+	$(VALGRIND) $(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(VALGRIND) $(C_BUILD)/test_threads 200
 	@echo "c: valgrind memcheck: 0 errors, 0 leaks"
 
@@ -97,7 +98,7 @@ c-sanitizers: c-deps c-lib
 	    $(ROOT)/tests/c/$$t.c -o $(C_BUILD)/asan/$$t $(C_LINK) -lcjson -lpthread -lm; \
 	done
 	$(C_BUILD)/asan/test_api $(CARGO_VERSION)
-	$(C_BUILD)/asan/test_vectors $(VECTORS)
+	$(C_BUILD)/asan/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/asan/test_threads 1000
 	@echo "c: ASan + UBSan: clean"
 

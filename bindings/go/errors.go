@@ -24,6 +24,8 @@ var (
 	ErrUnknownPlacement   = errors.New("unknown placement version")
 	ErrBackendUnavailable = errors.New("backend unavailable")
 	ErrInvalidArgument    = errors.New("invalid argument")
+	ErrInvalidParameter   = errors.New("invalid table or skeleton parameter")
+	ErrInvalidDomain      = errors.New("invalid domain label")
 	ErrOutOfMemory        = errors.New("out of memory")
 	ErrInternal           = errors.New("internal error")
 )
@@ -68,6 +70,10 @@ func kindOf(code C.longstraw_result) error {
 		return ErrUnknownPlacement
 	case C.LONGSTRAW_BACKEND_UNAVAILABLE:
 		return ErrBackendUnavailable
+	case C.LONGSTRAW_INVALID_PARAMETER:
+		return ErrInvalidParameter
+	case C.LONGSTRAW_INVALID_DOMAIN:
+		return ErrInvalidDomain
 	case C.LONGSTRAW_OUT_OF_MEMORY:
 		return ErrOutOfMemory
 	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,

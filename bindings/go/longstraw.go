@@ -11,6 +11,12 @@
 // membership change (Add, Remove, SetWeight) is seen by a lookup entirely or
 // not at all.
 //
+// For large fleets, NewTable (a partition table: O(1) lookups, exact HRW per
+// partition) and NewSkeleton (skeleton HRW: O(log n) lookups, its own
+// placement) have the same methods. Every set can label nodes with failure
+// domains (WithDomains, AddInDomain) and pick at most one replica per domain
+// (TopKDistinct).
+//
 // The package links liblongstraw (cgo, include/longstraw.h). Inside the
 // repository `make build-go` builds it; elsewhere install it with
 // `make install` and build with CGO_CFLAGS/CGO_LDFLAGS pointing at it.
@@ -48,9 +54,15 @@ type options struct {
 	seed      uint64
 	placement uint32
 	weights   map[string]float64
+	domains   map[string]string
+	// Shape options, each valid for one constructor only.
+	partitionBits *uint8
+	replicas      *int
+	distinct      bool
+	shape         *[2]uint8
 }
 
-// Option configures New.
+// Option configures New, NewTable and NewSkeleton.
 type Option func(*options)
 
 // WithSeed sets the seed (default 0). Every user of one cluster must agree on it.
@@ -66,10 +78,72 @@ func WithWeights(weights map[string]float64) Option {
 	return func(o *options) { o.weights = weights }
 }
 
-// Rendezvous is a node set. Its methods are safe for concurrent use.
-type Rendezvous struct {
+// WithDomains labels nodes with failure domains (rack, zone): TopKDistinct
+// takes at most one node per label. Nodes without a label (or with "") are
+// domains of their own. Every key of the map must be one of the nodes.
+func WithDomains(domains map[string]string) Option {
+	return func(o *options) { o.domains = domains }
+}
+
+// WithPartitionBits gives a Table 2^bits partitions (0 to 24). The default
+// is clamp(ceil(log2(n)) + 6, 10, 20) for the n nodes passed to NewTable;
+// pass it explicitly for a fleet that starts small and grows. NewTable only.
+func WithPartitionBits(bits uint8) Option {
+	return func(o *options) { o.partitionBits = &bits }
+}
+
+// WithReplicas sets how many nodes a Table stores per partition (1 to 32,
+// default 1): TopK up to this many is a table read, longer lists rank the
+// partition over every node. NewTable only.
+func WithReplicas(replicas int) Option {
+	return func(o *options) { o.replicas = &replicas }
+}
+
+// WithDistinctDomains makes a Table store at most one node per failure
+// domain per partition, so that TopKDistinct (up to the replicas) is the
+// table read and TopK the O(n) one. Placement is the same. NewTable only.
+func WithDistinctDomains() Option {
+	return func(o *options) { o.distinct = true }
+}
+
+// WithShape fixes a Skeleton's tree: 2^fanoutBits children per group (1 to
+// 6) and levels levels of groups (0 to 5; 0 is flat HRW). The default is the
+// shallowest tree whose leaf groups average at most 64 nodes for the n nodes
+// passed to NewSkeleton. Deeper trees look up faster and move more keys on a
+// change. NewSkeleton only.
+func WithShape(fanoutBits, levels uint8) Option {
+	return func(o *options) { o.shape = &[2]uint8{fanoutBits, levels} }
+}
+
+// Rendezvous is a node set placed by flat rendezvous hashing. Its methods
+// are safe for concurrent use.
+type Rendezvous struct{ nodeSet }
+
+// Table is a partition table: each key belongs to one of 2^bits partitions
+// (by its key hash) and each partition is placed by rendezvous hashing, so a
+// lookup is a table read. Removing a node moves exactly its partitions;
+// adding one moves only the partitions it wins. Its methods are safe for
+// concurrent use.
+type Table struct {
+	nodeSet
+	bits, replicas int
+	distinct       bool
+}
+
+// Skeleton places keys by skeleton (hierarchical) rendezvous hashing: nodes
+// are the leaves of a virtual tree that depends only on the membership, and
+// a lookup races the children level by level. Its placement differs from a
+// Rendezvous's (unless levels is 0). Its methods are safe for concurrent use.
+type Skeleton struct {
+	nodeSet
+	fanoutBits, levels int
+}
+
+// nodeSet is what the three kinds of set share: the C set, serialised
+// changes, and the view lookups run on.
+type nodeSet struct {
 	writer sync.Mutex // serialises changes, so each view follows the one before
-	set    *C.longstraw_rendezvous
+	set    members
 	view   atomic.Pointer[view]
 }
 
@@ -78,37 +152,201 @@ type Rendezvous struct {
 type view struct {
 	snap     *C.longstraw_snapshot
 	ids      []string
+	domains  []string
 	eligible int
+}
+
+func buildOptions(op string, opts []Option) (options, error) {
+	o := options{placement: PlacementVersion}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	misplaced := ""
+	switch {
+	case op != "NewTable" && o.partitionBits != nil:
+		misplaced = "WithPartitionBits"
+	case op != "NewTable" && o.replicas != nil:
+		misplaced = "WithReplicas"
+	case op != "NewTable" && o.distinct:
+		misplaced = "WithDistinctDomains"
+	case op != "NewSkeleton" && o.shape != nil:
+		misplaced = "WithShape"
+	}
+	if misplaced != "" {
+		return o, &Error{Op: op, Value: misplaced + " (an option of another constructor)",
+			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
+	}
+	return o, nil
 }
 
 // New creates a set of nodes, each with weight 1 unless WithWeights says
 // otherwise. The order of nodes does not affect placement.
 func New(nodes []string, opts ...Option) (*Rendezvous, error) {
-	o := options{placement: PlacementVersion}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	r := &Rendezvous{}
-	if err := check(C.longstraw_rendezvous_new(C.uint64_t(o.seed), C.uint32_t(o.placement), &r.set),
-		"New", fmt.Sprintf("(placement %d)", o.placement)); err != nil {
+	o, err := buildOptions("New", opts)
+	if err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(r, func(r *Rendezvous) { C.longstraw_rendezvous_free(r.set) })
+	h, err := newRendezvousHandle("New", nodes, o)
+	if err != nil {
+		return nil, err
+	}
+	r := &Rendezvous{}
+	r.set = h
+	if err := r.refresh(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// NewTable creates a partition table of nodes (see Table), with the options
+// of New plus WithPartitionBits, WithReplicas and WithDistinctDomains.
+// Building ranks every partition over every node (on all cores); a table is
+// meant for up to about 10^4 nodes.
+func NewTable(nodes []string, opts ...Option) (*Table, error) {
+	o, err := buildOptions("NewTable", opts)
+	if err != nil {
+		return nil, err
+	}
+	bits, replicas, flags := C.uint8_t(C.LONGSTRAW_AUTO), 1, C.uint32_t(0)
+	if o.partitionBits != nil {
+		bits = C.uint8_t(*o.partitionBits)
+	}
+	if o.replicas != nil {
+		replicas = *o.replicas
+	}
+	if o.distinct {
+		flags = C.LONGSTRAW_TABLE_DISTINCT_DOMAINS
+	}
+	cReplicas := C.size_t(replicas)
+	if replicas < 0 {
+		cReplicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
+	}
+	h := &tableHandle{}
+	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
+		return C.longstraw_table_new(members, bits, cReplicas, flags, &h.p)
+	})
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) {
+			e.Value = fmt.Sprintf("(partition bits %s, replicas %d)", autoOr(o.partitionBits), replicas)
+		}
+		return nil, err
+	}
+	runtime.SetFinalizer(h, func(h *tableHandle) { C.longstraw_table_free(h.p) })
+	var gotBits C.uint8_t
+	var gotReplicas C.size_t
+	var gotFlags C.uint32_t
+	if err := check(C.longstraw_table_shape(h.p, &gotBits, &gotReplicas, &gotFlags), "NewTable", ""); err != nil {
+		return nil, err
+	}
+	t := &Table{bits: int(gotBits), replicas: int(gotReplicas), distinct: gotFlags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0}
+	t.set = h
+	if err := t.refresh(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func autoOr(bits *uint8) string {
+	if bits == nil {
+		return "default"
+	}
+	return fmt.Sprint(*bits)
+}
+
+// NewSkeleton creates a skeleton HRW set of nodes (see Skeleton), with the
+// options of New plus WithShape.
+func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
+	o, err := buildOptions("NewSkeleton", opts)
+	if err != nil {
+		return nil, err
+	}
+	fanoutBits, levels := C.uint8_t(C.LONGSTRAW_AUTO), C.uint8_t(C.LONGSTRAW_AUTO)
+	if o.shape != nil {
+		fanoutBits, levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
+	}
+	h := &skeletonHandle{}
+	err = fromMembers("NewSkeleton", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
+		return C.longstraw_skeleton_new(members, fanoutBits, levels, &h.p)
+	})
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) && o.shape != nil {
+			e.Value = fmt.Sprintf("WithShape(%d, %d)", o.shape[0], o.shape[1])
+		}
+		return nil, err
+	}
+	runtime.SetFinalizer(h, func(h *skeletonHandle) { C.longstraw_skeleton_free(h.p) })
+	var gotFanout, gotLevels C.uint8_t
+	if err := check(C.longstraw_skeleton_shape(h.p, &gotFanout, &gotLevels), "NewSkeleton", ""); err != nil {
+		return nil, err
+	}
+	k := &Skeleton{fanoutBits: int(gotFanout), levels: int(gotLevels)}
+	k.set = h
+	if err := k.refresh(); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// PartitionBits is the table's partition bits: it has 2^PartitionBits partitions.
+func (t *Table) PartitionBits() int { return t.bits }
+
+// Replicas is how many nodes the table stores per partition.
+func (t *Table) Replicas() int { return t.replicas }
+
+// DistinctDomains is whether the stored nodes are at most one per failure domain.
+func (t *Table) DistinctDomains() bool { return t.distinct }
+
+// Shape is the skeleton's fan-out bits and levels (both 0 when flat).
+func (k *Skeleton) Shape() (fanoutBits, levels int) { return k.fanoutBits, k.levels }
+
+// fromMembers builds the nodes as a flat set, then makes the table or
+// skeleton from its snapshot with create (the C library takes a table's or
+// skeleton's initial nodes from a snapshot, so that it can build at once).
+func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_snapshot) C.longstraw_result) error {
+	h, err := newRendezvousHandle(op, nodes, o)
+	if err != nil {
+		return err
+	}
+	defer h.free()
+	var snap *C.longstraw_snapshot
+	if err := check(C.longstraw_rendezvous_snapshot(h.p, &snap), op, ""); err != nil {
+		return err
+	}
+	defer C.longstraw_snapshot_free(snap)
+	return check(create(snap), op, "")
+}
+
+// newRendezvousHandle makes a C rendezvous of the nodes, weights and domains.
+func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandle, error) {
+	h := &rendezvousHandle{}
+	if err := check(C.longstraw_rendezvous_new(C.uint64_t(o.seed), C.uint32_t(o.placement), &h.p),
+		op, fmt.Sprintf("(placement %d)", o.placement)); err != nil {
+		return nil, err
+	}
+	runtime.SetFinalizer(h, (*rendezvousHandle).free)
 
 	index := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		index[n] = true
 	}
 	weights := make([]float64, len(nodes))
+	labels := make([]string, len(nodes))
 	for i, n := range nodes {
 		weights[i] = 1
 		if w, ok := o.weights[n]; ok {
 			weights[i] = w
 		}
+		labels[i] = o.domains[n]
 	}
 	for n := range o.weights {
 		if !index[n] {
-			return nil, &Error{Op: "New", Value: fmt.Sprintf("WithWeights(%q)", n),
+			return nil, &Error{Op: op, Value: fmt.Sprintf("WithWeights(%q)", n),
+				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
+		}
+	}
+	for n := range o.domains {
+		if !index[n] {
+			return nil, &Error{Op: op, Value: fmt.Sprintf("WithDomains(%q)", n),
 				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
 		}
 	}
@@ -117,44 +355,139 @@ func New(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if len(weights) > 0 {
 		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
 	}
-	code := C.longstraw_rendezvous_add_batch(r.set, bytesPtr(bytes), C.size_t(len(bytes)),
-		offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)))
+	var code C.longstraw_result
+	if o.domains == nil {
+		code = C.longstraw_rendezvous_add_batch(h.p, bytesPtr(bytes), C.size_t(len(bytes)),
+			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)))
+	} else {
+		labelBytes, labelOffsets := packStrings(labels)
+		code = C.longstraw_rendezvous_add_batch_in_domains(h.p, bytesPtr(bytes), C.size_t(len(bytes)),
+			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)),
+			bytesPtr(labelBytes), C.size_t(len(labelBytes)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
+		runtime.KeepAlive(labelBytes)
+		runtime.KeepAlive(labelOffsets)
+	}
+	runtime.KeepAlive(bytes)
+	runtime.KeepAlive(offsets)
+	runtime.KeepAlive(weights)
 	if code != C.LONGSTRAW_OK {
-		return nil, check(code, "New", explainBatch(r, nodes, weights))
+		return nil, check(code, op, explainBatch(o.seed, nodes, weights, labels))
 	}
-	if err := r.refresh(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return h, nil
 }
 
 // explainBatch finds the node a failed batch add tripped on, by adding the
 // nodes one at a time to a scratch set, so the error names it.
-func explainBatch(r *Rendezvous, nodes []string, weights []float64) string {
-	var seed C.uint64_t
-	var s *C.longstraw_snapshot
-	if C.longstraw_rendezvous_snapshot(r.set, &s) == C.LONGSTRAW_OK {
-		C.longstraw_snapshot_seed(s, &seed)
-		C.longstraw_snapshot_free(s)
-	}
+func explainBatch(seed uint64, nodes []string, weights []float64, labels []string) string {
 	var scratch *C.longstraw_rendezvous
-	if C.longstraw_rendezvous_new(seed, PlacementVersion, &scratch) != C.LONGSTRAW_OK {
+	if C.longstraw_rendezvous_new(C.uint64_t(seed), PlacementVersion, &scratch) != C.LONGSTRAW_OK {
 		return ""
 	}
 	defer C.longstraw_rendezvous_free(scratch)
 	for i, n := range nodes {
-		if C.longstraw_rendezvous_add(scratch, strPtr(n), C.size_t(len(n)), C.double(weights[i])) != C.LONGSTRAW_OK {
+		label := labels[i]
+		if C.longstraw_rendezvous_add_in_domain(scratch, strPtr(n), C.size_t(len(n)), C.double(weights[i]),
+			strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
+			if label != "" {
+				return fmt.Sprintf("(node %q, weight %v, domain %q)", n, weights[i], label)
+			}
 			return fmt.Sprintf("(node %q, weight %v)", n, weights[i])
 		}
 	}
 	return ""
 }
 
+// members is the C node set behind a Rendezvous, Table or Skeleton; each
+// kind wraps its handle (and frees it when collected).
+type members interface {
+	add(id *C.uint8_t, idLen C.size_t, weight C.double, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
+	remove(id *C.uint8_t, idLen C.size_t) C.longstraw_result
+	setWeight(id *C.uint8_t, idLen C.size_t, weight C.double) C.longstraw_result
+	setDomain(id *C.uint8_t, idLen C.size_t, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
+	snapshot(out **C.longstraw_snapshot) C.longstraw_result
+}
+
+type rendezvousHandle struct{ p *C.longstraw_rendezvous }
+type tableHandle struct{ p *C.longstraw_table }
+type skeletonHandle struct{ p *C.longstraw_skeleton }
+
+func (h *rendezvousHandle) free() {
+	C.longstraw_rendezvous_free(h.p)
+	h.p = nil
+	runtime.SetFinalizer(h, nil)
+}
+
+// The methods keep h alive until C returns, so that its finalizer cannot
+// free the handle during a call.
+
+func (h *rendezvousHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_rendezvous_add_in_domain(h.p, id, n, w, d, dn)
+}
+func (h *rendezvousHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_rendezvous_remove(h.p, id, n)
+}
+func (h *rendezvousHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_rendezvous_set_weight(h.p, id, n, w)
+}
+func (h *rendezvousHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_rendezvous_set_domain(h.p, id, n, d, dn)
+}
+func (h *rendezvousHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_rendezvous_snapshot(h.p, out)
+}
+
+func (h *tableHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_table_add_in_domain(h.p, id, n, w, d, dn)
+}
+func (h *tableHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_table_remove(h.p, id, n)
+}
+func (h *tableHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_table_set_weight(h.p, id, n, w)
+}
+func (h *tableHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_table_set_domain(h.p, id, n, d, dn)
+}
+func (h *tableHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_table_snapshot(h.p, out)
+}
+
+func (h *skeletonHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_skeleton_add_in_domain(h.p, id, n, w, d, dn)
+}
+func (h *skeletonHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_skeleton_remove(h.p, id, n)
+}
+func (h *skeletonHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_skeleton_set_weight(h.p, id, n, w)
+}
+func (h *skeletonHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_skeleton_set_domain(h.p, id, n, d, dn)
+}
+func (h *skeletonHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	return C.longstraw_skeleton_snapshot(h.p, out)
+}
+
 // refresh publishes a view of the set's current membership. Callers hold
-// r.writer (or own r exclusively, in New).
-func (r *Rendezvous) refresh() error {
+// s.writer (or own s exclusively, in a constructor).
+func (s *nodeSet) refresh() error {
 	v := &view{}
-	if err := check(C.longstraw_rendezvous_snapshot(r.set, &v.snap), "snapshot", ""); err != nil {
+	if err := check(s.set.snapshot(&v.snap), "snapshot", ""); err != nil {
 		return err
 	}
 	runtime.SetFinalizer(v, func(v *view) { C.longstraw_snapshot_free(v.snap) })
@@ -163,76 +496,100 @@ func (r *Rendezvous) refresh() error {
 	C.longstraw_snapshot_eligible(v.snap, &eligible)
 	v.eligible = int(eligible)
 	v.ids = make([]string, int(n))
+	v.domains = make([]string, int(n))
 	for i := range v.ids {
-		var id *C.uint8_t
-		var idLen C.size_t
+		var id, domain *C.uint8_t
+		var idLen, domainLen C.size_t
 		var weight C.double
 		if err := check(C.longstraw_snapshot_node(v.snap, C.uint32_t(i), &id, &idLen, &weight), "snapshot", ""); err != nil {
 			return err
 		}
 		v.ids[i] = C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen))
+		if err := check(C.longstraw_snapshot_domain(v.snap, C.uint32_t(i), &domain, &domainLen), "snapshot", ""); err != nil {
+			return err
+		}
+		v.domains[i] = C.GoStringN((*C.char)(unsafe.Pointer(domain)), C.int(domainLen))
 	}
-	r.view.Store(v)
+	s.view.Store(v)
 	return nil
 }
 
-func (r *Rendezvous) change(op, id string, weight float64, withWeight bool,
-	call func(set *C.longstraw_rendezvous, id *C.uint8_t, idLen C.size_t) C.longstraw_result) error {
-	r.writer.Lock()
-	defer r.writer.Unlock()
-	code := call(r.set, strPtr(id), C.size_t(len(id)))
-	runtime.KeepAlive(id)
-	value := fmt.Sprintf("%q", id)
-	if withWeight {
-		value = fmt.Sprintf("(%q, %v)", id, weight)
-	}
-	if err := check(code, op, value); err != nil {
+func (s *nodeSet) change(op, value string, call func() C.longstraw_result) error {
+	s.writer.Lock()
+	defer s.writer.Unlock()
+	if err := check(call(), op, value); err != nil {
 		return err
 	}
-	return r.refresh()
+	return s.refresh()
 }
 
 // Add adds a node with a weight (1 is the usual weight; 0 adds it drained).
 // Keys move only to the new node.
-func (r *Rendezvous) Add(id string, weight float64) error {
-	return r.change("Add", id, weight, true, func(s *C.longstraw_rendezvous, p *C.uint8_t, n C.size_t) C.longstraw_result {
-		return C.longstraw_rendezvous_add(s, p, n, C.double(weight))
+func (s *nodeSet) Add(id string, weight float64) error {
+	return s.AddInDomain(id, weight, "")
+}
+
+// AddInDomain adds a node in a failure domain (rack, zone); see
+// TopKDistinct. The domain "" means none: the node is a domain of its own.
+func (s *nodeSet) AddInDomain(id string, weight float64, domain string) error {
+	op, value := "Add", fmt.Sprintf("(%q, %v)", id, weight)
+	if domain != "" {
+		op, value = "AddInDomain", fmt.Sprintf("(%q, %v, %q)", id, weight, domain)
+	}
+	return s.change(op, value, func() C.longstraw_result {
+		defer runtime.KeepAlive(id)
+		defer runtime.KeepAlive(domain)
+		return s.set.add(strPtr(id), C.size_t(len(id)), C.double(weight), strPtr(domain), C.size_t(len(domain)))
 	})
 }
 
 // Remove removes a node. Only the keys it owned move.
-func (r *Rendezvous) Remove(id string) error {
-	return r.change("Remove", id, 0, false, func(s *C.longstraw_rendezvous, p *C.uint8_t, n C.size_t) C.longstraw_result {
-		return C.longstraw_rendezvous_remove(s, p, n)
+func (s *nodeSet) Remove(id string) error {
+	return s.change("Remove", fmt.Sprintf("%q", id), func() C.longstraw_result {
+		defer runtime.KeepAlive(id)
+		return s.set.remove(strPtr(id), C.size_t(len(id)))
 	})
 }
 
 // SetWeight changes a node's weight; 0 drains it.
-func (r *Rendezvous) SetWeight(id string, weight float64) error {
-	return r.change("SetWeight", id, weight, true, func(s *C.longstraw_rendezvous, p *C.uint8_t, n C.size_t) C.longstraw_result {
-		return C.longstraw_rendezvous_set_weight(s, p, n, C.double(weight))
+func (s *nodeSet) SetWeight(id string, weight float64) error {
+	return s.change("SetWeight", fmt.Sprintf("(%q, %v)", id, weight), func() C.longstraw_result {
+		defer runtime.KeepAlive(id)
+		return s.set.setWeight(strPtr(id), C.size_t(len(id)), C.double(weight))
+	})
+}
+
+// SetDomain sets a node's failure domain; "" clears it.
+func (s *nodeSet) SetDomain(id string, domain string) error {
+	return s.change("SetDomain", fmt.Sprintf("(%q, %q)", id, domain), func() C.longstraw_result {
+		defer runtime.KeepAlive(id)
+		defer runtime.KeepAlive(domain)
+		return s.set.setDomain(strPtr(id), C.size_t(len(id)), strPtr(domain), C.size_t(len(domain)))
 	})
 }
 
 // Len is the number of nodes, drained ones included.
-func (r *Rendezvous) Len() int { return len(r.view.Load().ids) }
+func (s *nodeSet) Len() int { return len(s.view.Load().ids) }
 
 // Nodes returns the node ids in index order.
-func (r *Rendezvous) Nodes() []string { return append([]string(nil), r.view.Load().ids...) }
+func (s *nodeSet) Nodes() []string { return append([]string(nil), s.view.Load().ids...) }
+
+// Domains returns each node's failure domain in index order ("" for none).
+func (s *nodeSet) Domains() []string { return append([]string(nil), s.view.Load().domains...) }
 
 // Owner returns the node that owns key. It fails with ErrNoEligibleNode when
 // the set is empty or every node has weight 0.
-func (r *Rendezvous) Owner(key string) (string, error) {
-	return r.owner(strPtr(key), len(key), key)
+func (s *nodeSet) Owner(key string) (string, error) {
+	return s.owner(strPtr(key), len(key), key)
 }
 
 // OwnerBytes is Owner for a key given as bytes; the key is not copied.
-func (r *Rendezvous) OwnerBytes(key []byte) (string, error) {
-	return r.owner(bytesPtr(key), len(key), key)
+func (s *nodeSet) OwnerBytes(key []byte) (string, error) {
+	return s.owner(bytesPtr(key), len(key), key)
 }
 
-func (r *Rendezvous) owner(key *C.uint8_t, keyLen int, keep any) (string, error) {
-	v := r.view.Load()
+func (s *nodeSet) owner(key *C.uint8_t, keyLen int, keep any) (string, error) {
+	v := s.view.Load()
 	var index C.uint32_t
 	var id *C.uint8_t
 	var idLen C.size_t
@@ -248,38 +605,60 @@ func (r *Rendezvous) owner(key *C.uint8_t, keyLen int, keep any) (string, error)
 // TopK returns the best k nodes for key, best first: its owner and then the
 // nodes that would own it if the ones before were gone. Fewer than k come
 // back when fewer nodes are eligible; an empty set gives an empty slice.
-func (r *Rendezvous) TopK(key string, k int) ([]string, error) {
-	return r.topK(strPtr(key), len(key), key, k, "TopK")
+// (For a Table, the ranking of the key's partition; for a Skeleton, the
+// skeleton ranking.)
+func (s *nodeSet) TopK(key string, k int) ([]string, error) {
+	return s.topK(strPtr(key), len(key), key, k, "TopK")
 }
 
 // TopKBytes is TopK for a key given as bytes; the key is not copied.
-func (r *Rendezvous) TopKBytes(key []byte, k int) ([]string, error) {
-	return r.topK(bytesPtr(key), len(key), key, k, "TopK")
+func (s *nodeSet) TopKBytes(key []byte, k int) ([]string, error) {
+	return s.topK(bytesPtr(key), len(key), key, k, "TopK")
+}
+
+// TopKDistinct returns at most one node per failure domain for key: the
+// first k nodes of TopK's order that are each the first of their domain
+// (CRUSH firstn). Its first node is the owner, and when a node or a whole
+// domain fails the later replicas shift up. Fewer than k come back when
+// fewer domains have an eligible node. Without domain labels it is TopK.
+func (s *nodeSet) TopKDistinct(key string, k int) ([]string, error) {
+	return s.topK(strPtr(key), len(key), key, k, "TopKDistinct")
+}
+
+// TopKDistinctBytes is TopKDistinct for a key given as bytes.
+func (s *nodeSet) TopKDistinctBytes(key []byte, k int) ([]string, error) {
+	return s.topK(bytesPtr(key), len(key), key, k, "TopKDistinct")
 }
 
 // Rank returns every eligible node for key, best first.
-func (r *Rendezvous) Rank(key string) ([]string, error) {
-	return r.topK(strPtr(key), len(key), key, math.MaxInt, "Rank")
+func (s *nodeSet) Rank(key string) ([]string, error) {
+	return s.topK(strPtr(key), len(key), key, math.MaxInt, "Rank")
 }
 
 // RankBytes is Rank for a key given as bytes.
-func (r *Rendezvous) RankBytes(key []byte) ([]string, error) {
-	return r.topK(bytesPtr(key), len(key), key, math.MaxInt, "Rank")
+func (s *nodeSet) RankBytes(key []byte) ([]string, error) {
+	return s.topK(bytesPtr(key), len(key), key, math.MaxInt, "Rank")
 }
 
-func (r *Rendezvous) topK(key *C.uint8_t, keyLen int, keep any, k int, op string) ([]string, error) {
+func (s *nodeSet) topK(key *C.uint8_t, keyLen int, keep any, k int, op string) ([]string, error) {
 	if k < 0 {
 		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument}
 	}
-	v := r.view.Load()
+	v := s.view.Load()
 	k = min(k, v.eligible)
 	if k == 0 {
 		return []string{}, nil
 	}
 	out := make([]uint32, k)
 	var written C.size_t
-	code := C.longstraw_snapshot_top_k(v.snap, key, C.size_t(keyLen),
-		(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
+	var code C.longstraw_result
+	if op == "TopKDistinct" {
+		code = C.longstraw_snapshot_top_k_distinct(v.snap, key, C.size_t(keyLen),
+			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
+	} else {
+		code = C.longstraw_snapshot_top_k(v.snap, key, C.size_t(keyLen),
+			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
+	}
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(keep)
 	if err := check(code, op, ""); err != nil {
@@ -295,13 +674,13 @@ func (r *Rendezvous) topK(key *C.uint8_t, keyLen int, keep any, k int, op string
 // Owners returns the owner of each key, in one call into the library: the
 // keys are packed into one byte buffer and an offsets array (the layout every
 // longstraw batch call shares), never passed as Go string headers.
-func (r *Rendezvous) Owners(keys []string) ([]string, error) {
+func (s *nodeSet) Owners(keys []string) ([]string, error) {
 	bytes, offsets := packStrings(keys)
-	return r.owners(bytes, offsets, len(keys))
+	return s.owners(bytes, offsets, len(keys))
 }
 
 // OwnersBytes is Owners for keys given as byte slices.
-func (r *Rendezvous) OwnersBytes(keys [][]byte) ([]string, error) {
+func (s *nodeSet) OwnersBytes(keys [][]byte) ([]string, error) {
 	total := 0
 	for _, k := range keys {
 		total += len(k)
@@ -312,7 +691,7 @@ func (r *Rendezvous) OwnersBytes(keys [][]byte) ([]string, error) {
 		bytes = append(bytes, k...)
 		offsets = append(offsets, uint64(len(bytes)))
 	}
-	return r.owners(bytes, offsets, len(keys))
+	return s.owners(bytes, offsets, len(keys))
 }
 
 // OwnersPacked is the batch call on keys already in the packed layout: key i
@@ -320,8 +699,8 @@ func (r *Rendezvous) OwnersBytes(keys [][]byte) ([]string, error) {
 // plus one. It writes owner indices (positions in Nodes at the time of the
 // call) to out, which must have one entry per key, and returns the node ids
 // those indices refer to.
-func (r *Rendezvous) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
-	v := r.view.Load()
+func (s *nodeSet) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
+	v := s.view.Load()
 	var outPtr *C.uint32_t
 	if len(out) > 0 {
 		outPtr = (*C.uint32_t)(unsafe.Pointer(&out[0]))
@@ -346,9 +725,9 @@ func (r *Rendezvous) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) 
 	return v.ids, nil
 }
 
-func (r *Rendezvous) owners(bytes []byte, offsets []uint64, n int) ([]string, error) {
+func (s *nodeSet) owners(bytes []byte, offsets []uint64, n int) ([]string, error) {
 	out := make([]uint32, n)
-	ids, err := r.OwnersPacked(bytes, offsets, out)
+	ids, err := s.OwnersPacked(bytes, offsets, out)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Op, e.Value = "Owners", fmt.Sprintf("(%d keys)", n)

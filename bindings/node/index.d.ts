@@ -15,19 +15,31 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class Rendezvous {
   /**
-   * `new Rendezvous(nodes, { weights, seed, placement })`.
+   * `new Rendezvous(nodes, { weights, seed, placement, domains })`.
    *
    * `nodes`: ids as strings (UTF-8), Buffers or Uint8Arrays. `weights`: one
    * number per node (default 1; 0 drains a node). `seed`: a safe-integer
-   * number or a bigint below 2^64 (default 0). `placement`: 1.
+   * number or a bigint below 2^64 (default 0). `placement`: 1. `domains`:
+   * one failure domain label (string, Buffer, Uint8Array) or `null` per node.
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null> })
   /** Adds a node (weight 1 unless given). */
   add(node: string | Buffer | Uint8Array, weight?: number): void
+  /**
+   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
+   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
+   * takes at most one node per domain.
+   */
+  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
   /** Removes a node. */
   remove(node: string | Buffer | Uint8Array): void
   /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
   setWeight(node: string | Buffer | Uint8Array, weight: number): void
+  /**
+   * Sets a node's failure domain, or with `null` clears it (the node is
+   * then a domain of its own).
+   */
+  setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
   /** The current membership, frozen. Use it to keep indices and ids together. */
   snapshot(): Snapshot
   /** How many nodes, including drained ones. */
@@ -36,6 +48,8 @@ export declare class Rendezvous {
   get nodes(): Array<string | Buffer>
   /** Weights in index order. */
   get weights(): Array<number>
+  /** Each node's failure domain label in index order (`null` for none). */
+  get domains(): Array<string | Buffer | null>
   /** The seed, as a bigint. */
   get seed(): bigint
   /** The placement version. */
@@ -48,6 +62,14 @@ export declare class Rendezvous {
   owner(key: string | Buffer | Uint8Array): string | Buffer
   /** The best `k` eligible nodes for `key`, best first. */
   topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of
+   * `topK`'s order that are each the first of their domain (CRUSH
+   * `firstn`). The first is the owner; when a node or a whole domain fails
+   * the later replicas shift up. Fewer than `k` come back when fewer
+   * domains have an eligible node. Without labels this is `topK`.
+   */
+  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
   /** Every eligible node for `key`, best first. */
   rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
@@ -64,9 +86,96 @@ export declare class Rendezvous {
 }
 
 /**
- * One immutable membership of a `Rendezvous`, as of the moment
- * `rendezvous.snapshot()` was called. Later changes to the set do not affect
- * it, so indices from `ownerIndices()` always refer to `snapshot.nodes`.
+ * Skeleton (hierarchical) rendezvous hashing: nodes are the leaves of a
+ * virtual tree that depends only on the membership (ids, weights, seed),
+ * and a lookup races the children level by level, weighted by subtree
+ * weight. Its placement differs from a `Rendezvous`'s unless `levels` is 0.
+ */
+export declare class Skeleton {
+  /**
+   * `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
+   *
+   * The options of `Rendezvous`, plus the tree's shape: `2^fanoutBits`
+   * children per group (1 to 6) and `levels` levels of groups (0 to 5; 0
+   * is flat HRW). Give both or neither; the default is the shallowest tree
+   * whose leaf groups average at most 64 nodes for the n nodes given (flat
+   * up to 256). Deeper trees look up faster and move more keys on a change.
+   */
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number })
+  /** Bits of fan-out per level: each group has up to `2^fanoutBits` children (0 when flat). */
+  get fanoutBits(): number
+  /** Levels of groups above the nodes (0: flat HRW). */
+  get levels(): number
+  /** Adds a node (weight 1 unless given). */
+  add(node: string | Buffer | Uint8Array, weight?: number): void
+  /**
+   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
+   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
+   * takes at most one node per domain.
+   */
+  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
+  /** Removes a node. */
+  remove(node: string | Buffer | Uint8Array): void
+  /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
+  setWeight(node: string | Buffer | Uint8Array, weight: number): void
+  /**
+   * Sets a node's failure domain, or with `null` clears it (the node is
+   * then a domain of its own).
+   */
+  setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
+  /** The current membership, frozen. Use it to keep indices and ids together. */
+  snapshot(): Snapshot
+  /** How many nodes, including drained ones. */
+  get size(): number
+  /** Node ids in index order. */
+  get nodes(): Array<string | Buffer>
+  /** Weights in index order. */
+  get weights(): Array<number>
+  /** Each node's failure domain label in index order (`null` for none). */
+  get domains(): Array<string | Buffer | null>
+  /** The seed, as a bigint. */
+  get seed(): bigint
+  /** The placement version. */
+  get placement(): number
+  /** The kernel lookups run on. */
+  get backend(): string
+  /** Whether a node with this id is in the set. */
+  has(node: string | Buffer | Uint8Array): boolean
+  /** The node that owns `key`. */
+  owner(key: string | Buffer | Uint8Array): string | Buffer
+  /**
+   * The best `k` eligible nodes for `key`, best first.
+   * For a skeleton, the skeleton ranking (children in race order, depth first).
+   */
+  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of
+   * `topK`'s order that are each the first of their domain (CRUSH
+   * `firstn`). The first is the owner; when a node or a whole domain fails
+   * the later replicas shift up. Fewer than `k` come back when fewer
+   * domains have an eligible node. Without labels this is `topK`.
+   */
+  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /** Every eligible node for `key`, best first. */
+  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
+  /** The owner of each key. */
+  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
+  /**
+   * Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
+   * `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
+   */
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): { indices: Uint32Array; snapshot: Snapshot }
+  /** `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`. */
+  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<{ indices: Uint32Array; snapshot: Snapshot }>
+  /** `owners` on the thread pool. */
+  ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
+}
+
+/**
+ * One immutable membership of a `Rendezvous`, `Table` or `Skeleton`, as of
+ * the moment `snapshot()` was called; it places keys as the set it came from
+ * does (`mode`). Later changes to the set do not affect it, so indices from
+ * `ownerIndices()` always refer to `snapshot.nodes`.
  */
 export declare class Snapshot {
   /**
@@ -90,6 +199,10 @@ export declare class Snapshot {
   get generation(): number
   /** The kernel lookups run on (`scalar`, `avx2`, ...). */
   get backend(): string
+  /** How this snapshot places keys: `'flat'`, `'table'` or `'skeleton'`. */
+  get mode(): 'flat' | 'table' | 'skeleton'
+  /** Each node's failure domain label in index order (`null` for none). */
+  get domains(): Array<string | Buffer | null>
   /** Whether a node with this id is in the snapshot. */
   has(node: string | Buffer | Uint8Array): boolean
   /** The node that owns `key`. */
@@ -98,6 +211,12 @@ export declare class Snapshot {
   ownerIndex(key: string | Buffer | Uint8Array): number
   /** The best `k` eligible nodes for `key`, best first. */
   topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of
+   * `topK`'s order that are each the first of their domain (CRUSH
+   * `firstn`). Fewer come back when fewer domains have an eligible node.
+   */
+  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
   /** Every eligible node for `key`, best first. */
   rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
@@ -112,6 +231,98 @@ export declare class Snapshot {
    * be reused as soon as this returns.
    */
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<Uint32Array>
+  /** `owners` on the thread pool. */
+  ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
+}
+
+/**
+ * A partition table: each key belongs to one of `2^partitionBits`
+ * partitions (by its key hash) and each partition's nodes are ranked by
+ * rendezvous hashing, so a lookup is a table read. Removing a node moves
+ * exactly its partitions; adding one moves only the partitions it wins.
+ */
+export declare class Table {
+  /**
+   * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
+   *
+   * The options of `Rendezvous`, plus: `bits`, the table has `2^bits`
+   * partitions (0 to 24; default `clamp(ceil(log2(n)) + 6, 10, 20)` for
+   * the n nodes given: pass it for a fleet that starts small and grows);
+   * `replicas`, nodes stored per partition (1 to 32, default 1: `topK` up
+   * to this many is a table read); `distinctDomains`, store at most one
+   * node per failure domain (then `topKDistinct` is the table read).
+   * Building ranks every partition over every node, on every core; a
+   * table is meant for up to about 10^4 nodes.
+   */
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean })
+  /** Partition bits: the table has `2^partitionBits` partitions. */
+  get partitionBits(): number
+  /** Nodes stored per partition. */
+  get replicas(): number
+  /** Whether the stored nodes are at most one per failure domain. */
+  get distinctDomains(): boolean
+  /** Adds a node (weight 1 unless given). */
+  add(node: string | Buffer | Uint8Array, weight?: number): void
+  /**
+   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
+   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
+   * takes at most one node per domain.
+   */
+  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
+  /** Removes a node. Only its partitions move. */
+  remove(node: string | Buffer | Uint8Array): void
+  /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
+  setWeight(node: string | Buffer | Uint8Array, weight: number): void
+  /**
+   * Sets a node's failure domain, or with `null` clears it (the node is
+   * then a domain of its own).
+   */
+  setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
+  /** The current membership, frozen. Use it to keep indices and ids together. */
+  snapshot(): Snapshot
+  /** How many nodes, including drained ones. */
+  get size(): number
+  /** Node ids in index order. */
+  get nodes(): Array<string | Buffer>
+  /** Weights in index order. */
+  get weights(): Array<number>
+  /** Each node's failure domain label in index order (`null` for none). */
+  get domains(): Array<string | Buffer | null>
+  /** The seed, as a bigint. */
+  get seed(): bigint
+  /** The placement version. */
+  get placement(): number
+  /** The kernel lookups run on. */
+  get backend(): string
+  /** Whether a node with this id is in the set. */
+  has(node: string | Buffer | Uint8Array): boolean
+  /** The node that owns `key`. */
+  owner(key: string | Buffer | Uint8Array): string | Buffer
+  /**
+   * The best `k` eligible nodes for `key`, best first.
+   * For a table, the ranking of the key's partition: a table read up to
+   * `replicas` (unless it keeps distinct domains), O(n) beyond.
+   */
+  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of
+   * `topK`'s order that are each the first of their domain (CRUSH
+   * `firstn`). The first is the owner; when a node or a whole domain fails
+   * the later replicas shift up. Fewer than `k` come back when fewer
+   * domains have an eligible node. Without labels this is `topK`.
+   */
+  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  /** Every eligible node for `key`, best first. */
+  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
+  /** The owner of each key. */
+  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
+  /**
+   * Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
+   * `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
+   */
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): { indices: Uint32Array; snapshot: Snapshot }
+  /** `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`. */
+  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<{ indices: Uint32Array; snapshot: Snapshot }>
   /** `owners` on the thread pool. */
   ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
 }

@@ -836,6 +836,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.Rendezvous = nativeBinding.Rendezvous
+module.exports.Skeleton = nativeBinding.Skeleton
 module.exports.Snapshot = nativeBinding.Snapshot
+module.exports.Table = nativeBinding.Table
 module.exports.backend = nativeBinding.backend
 module.exports.PLACEMENT = nativeBinding.PLACEMENT

@@ -5,5 +5,5 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const binding = require('./index.js')
 
-export const { Rendezvous, Snapshot, backend, PLACEMENT } = binding
+export const { Rendezvous, Table, Skeleton, Snapshot, backend, PLACEMENT } = binding
 export default binding

@@ -1,18 +1,17 @@
 //! `longstraw_rendezvous`: the mutable, shareable node set.
 
-use std::sync::Arc;
-
-use longstraw::PackedKeys;
 use longstraw_set::{Options, Placement, Rendezvous};
 
-use crate::boundary::{boundary, handle, in_slice, FfiResult, Out};
-use crate::result::longstraw_result::{self, *};
+use crate::boundary::{boundary, handle, FfiResult, Out};
+use crate::members;
+use crate::result::longstraw_result;
 use crate::snapshot::longstraw_snapshot;
 
 /// A node set that any number of threads may use at once.
 ///
 /// Create it with `longstraw_rendezvous_new`, change its membership with
-/// `longstraw_rendezvous_add`, `_add_batch`, `_remove` and `_set_weight`,
+/// `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
+/// `_add_batch_in_domains`, `_remove`, `_set_weight` and `_set_domain`,
 /// and look keys up on an immutable `longstraw_snapshot` taken with
 /// `longstraw_rendezvous_snapshot`. Every function except
 /// `longstraw_rendezvous_free` may be called concurrently from any thread on
@@ -111,11 +110,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_add(
     id_len: usize,
     weight: f64,
 ) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let (set, id) = unsafe { (set(r)?, in_slice(id, id_len)?) };
-        Ok(set.add(id, weight)?)
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::add(set(r), id, id_len, weight, std::ptr::null(), 0) }
 }
 
 /// Adds several nodes as one change: a snapshot sees all of them or none,
@@ -144,27 +140,83 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_batch(
     weights: *const f64,
     weights_len: usize,
 ) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let (set, ids, offsets, weights) = unsafe {
-            (
-                set(r)?,
-                in_slice(ids, ids_len)?,
-                in_slice(offsets, offsets_len)?,
-                in_slice(weights, weights_len)?,
-            )
-        };
-        let packed = PackedKeys::new(ids, offsets)?;
-        if !weights.is_empty() && weights.len() != packed.len() {
-            return Err(LONGSTRAW_LENGTH_MISMATCH);
-        }
-        Ok(set.update(|u| {
-            for (i, id) in packed.iter().enumerate() {
-                u.add(id, weights.get(i).copied().unwrap_or(1.0))?;
-            }
-            Ok(())
-        })?)
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::add_batch(set(r), ids, ids_len, offsets, offsets_len, weights, weights_len, None) }
+}
+
+/// Adds one node in a failure domain (a rack, a zone): see
+/// `longstraw_snapshot_top_k_distinct`. `domain` points to `domain_len`
+/// bytes (1 to 65535, copied; any bytes); a label of length 0 means no label,
+/// as with `longstraw_rendezvous_add`. Nodes with equal labels share a domain.
+///
+/// Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_INVALID_DOMAIN`.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
+/// to their stated number of readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_add_in_domain(
+    r: *mut longstraw_rendezvous,
+    id: *const u8,
+    id_len: usize,
+    weight: f64,
+    domain: *const u8,
+    domain_len: usize,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { members::add(set(r), id, id_len, weight, domain, domain_len) }
+}
+
+/// `longstraw_rendezvous_add_batch` with a failure domain label per node:
+/// node `i`'s label is `domains[domain_offsets[i] .. domain_offsets[i + 1]]`
+/// (the packed layout again, one label per node; an empty label means none).
+///
+/// Errors: those of `longstraw_rendezvous_add_batch`, plus
+/// `LONGSTRAW_INVALID_DOMAIN` and `LONGSTRAW_LENGTH_MISMATCH` (not one label
+/// per node). On error no node is added.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; each array must be NULL or point to its
+/// stated number of readable elements.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_add_batch_in_domains(
+    r: *mut longstraw_rendezvous,
+    ids: *const u8,
+    ids_len: usize,
+    offsets: *const u64,
+    offsets_len: usize,
+    weights: *const f64,
+    weights_len: usize,
+    domains: *const u8,
+    domains_len: usize,
+    domain_offsets: *const u64,
+    domain_offsets_len: usize,
+) -> longstraw_result {
+    let labels = Some((domains, domains_len, domain_offsets, domain_offsets_len));
+    // SAFETY: forwarded contract.
+    unsafe { members::add_batch(set(r), ids, ids_len, offsets, offsets_len, weights, weights_len, labels) }
+}
+
+/// Sets a node's failure domain label; a label of length 0 (`(NULL, 0)`)
+/// clears it, making the node a domain of its own. Only the replicas that
+/// `longstraw_snapshot_top_k_distinct` picks can change.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+/// `LONGSTRAW_INVALID_DOMAIN`.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
+/// to their stated number of readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_set_domain(
+    r: *mut longstraw_rendezvous,
+    id: *const u8,
+    id_len: usize,
+    domain: *const u8,
+    domain_len: usize,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { members::set_domain(set(r), id, id_len, domain, domain_len) }
 }
 
 /// Removes the node with this id. Keys it owned move to their next-ranked
@@ -181,11 +233,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_remove(
     id: *const u8,
     id_len: usize,
 ) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let (set, id) = unsafe { (set(r)?, in_slice(id, id_len)?) };
-        Ok(set.remove(id)?)
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::remove(set(r), id, id_len) }
 }
 
 /// Changes a node's weight. 0 drains it: it keeps its place but owns no keys.
@@ -203,11 +252,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_set_weight(
     id_len: usize,
     weight: f64,
 ) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let (set, id) = unsafe { (set(r)?, in_slice(id, id_len)?) };
-        Ok(set.set_weight(id, weight)?)
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::set_weight(set(r), id, id_len, weight) }
 }
 
 /// Writes the number of nodes (drained ones included) to `*out`.
@@ -218,14 +264,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_set_weight(
 /// `r` must be NULL or a live handle; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_len(r: *const longstraw_rendezvous, out: *mut usize) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let set = unsafe { set(r)? };
-        let out = Out::new(out)?;
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(set.len()) };
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::len(set(r), out) }
 }
 
 /// Takes the current membership as an immutable snapshot, for lookups.
@@ -245,13 +285,6 @@ pub unsafe extern "C" fn longstraw_rendezvous_snapshot(
     r: *const longstraw_rendezvous,
     out: *mut *const longstraw_snapshot,
 ) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let set = unsafe { set(r)? };
-        let out = Out::new(out)?;
-        let ptr = Arc::into_raw(set.snapshot()).cast::<longstraw_snapshot>();
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(ptr) };
-        Ok(())
-    })
+    // SAFETY: forwarded contract.
+    unsafe { members::snapshot(set(r), out) }
 }

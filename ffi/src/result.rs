@@ -61,12 +61,14 @@ pub enum longstraw_result {
     /// A partition-table or skeleton parameter (partition bits, replicas per
     /// partition, skeleton fan-out or levels) is out of its documented range.
     LONGSTRAW_INVALID_PARAMETER = 18,
+    /// A failure domain label was longer than 65535 bytes.
+    LONGSTRAW_INVALID_DOMAIN = 19,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 19] = [
+const ALL_CODES: [longstraw_result; 20] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -86,6 +88,7 @@ const ALL_CODES: [longstraw_result; 19] = [
     LONGSTRAW_OUT_OF_MEMORY,
     LONGSTRAW_INTERNAL_ERROR,
     LONGSTRAW_INVALID_PARAMETER,
+    LONGSTRAW_INVALID_DOMAIN,
 ];
 
 impl longstraw_result {
@@ -125,6 +128,7 @@ impl longstraw_result {
             LONGSTRAW_INVALID_PARAMETER => {
                 "invalid parameter: a partition-table or skeleton parameter is out of its documented range\0"
             }
+            LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
         }
     }
 }
@@ -137,6 +141,7 @@ impl From<Error> for longstraw_result {
             Error::UnknownNode { .. } => LONGSTRAW_UNKNOWN_NODE,
             Error::HashCollision { .. } => LONGSTRAW_HASH_COLLISION,
             Error::Backend { .. } => LONGSTRAW_BACKEND_UNAVAILABLE,
+            Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,

@@ -1,16 +1,18 @@
-//! `longstraw_snapshot`: one immutable membership and the lookups on it.
+//! `longstraw_snapshot`: one immutable membership and the lookups on it,
+//! for every placement mode (see `mode`).
 
 use std::ffi::c_char;
-use std::sync::Arc;
 
 use longstraw::PackedKeys;
-use longstraw_set::Snapshot;
 
-use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
+use crate::boundary::{boundary, in_slice, out_slice, FfiResult, Out};
+use crate::mode::{longstraw_mode, release, view, View};
 use crate::result::longstraw_result::{self, *};
 
 /// One immutable membership of a node set, from
-/// `longstraw_rendezvous_snapshot`.
+/// `longstraw_rendezvous_snapshot`, `longstraw_table_snapshot` or
+/// `longstraw_skeleton_snapshot`. Lookups place keys by the mode of the set
+/// it came from (`longstraw_snapshot_mode`).
 ///
 /// A node index is a position in this snapshot's node list (0 to len - 1);
 /// it means nothing in another snapshot. Id pointers returned by lookups
@@ -22,10 +24,10 @@ pub struct longstraw_snapshot {
 }
 
 /// # Safety
-/// `s` must be NULL or a live handle from `longstraw_rendezvous_snapshot`.
-unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
-    // SAFETY: forwarded contract; snapshot handles are Arc<Snapshot>::into_raw.
-    unsafe { handle::<longstraw_snapshot, Snapshot>(s) }
+/// `s` must be NULL or a live snapshot handle.
+unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<View<'a>> {
+    // SAFETY: forwarded contract.
+    unsafe { view(s) }
 }
 
 /// Releases a snapshot. `NULL` is ignored. Id pointers obtained from it
@@ -37,9 +39,8 @@ unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
 pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
     let _ = boundary(|| {
         if !s.is_null() {
-            // SAFETY: `s` came from Arc::into_raw in
-            // longstraw_rendezvous_snapshot; this gives its count back.
-            drop(unsafe { Arc::from_raw(s.cast::<Snapshot>()) });
+            // SAFETY: a live handle whose last use by the caller is this one.
+            unsafe { release(s) };
         }
         Ok(())
     });
@@ -49,7 +50,7 @@ pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
 ///
 /// # Safety
 /// `s` must be NULL or a live snapshot; `out` NULL or writable.
-unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(&Snapshot) -> T) -> longstraw_result {
+unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(View<'_>) -> T) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };
@@ -71,7 +72,7 @@ unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(&Sn
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_len(s: *const longstraw_snapshot, out: *mut usize) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.len()) }
+    unsafe { query(s, out, |s| s.members().len()) }
 }
 
 /// Writes the number of eligible nodes (weight above 0) to `*out`: the
@@ -88,7 +89,7 @@ pub unsafe extern "C" fn longstraw_snapshot_eligible(
     out: *mut usize,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.eligible()) }
+    unsafe { query(s, out, |s| s.members().eligible()) }
 }
 
 /// Writes the snapshot's generation to `*out`: 0 for a new set, plus one for
@@ -105,7 +106,7 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
     out: *mut u64,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.generation()) }
+    unsafe { query(s, out, |s| s.members().generation()) }
 }
 
 /// Writes the seed the set was created with to `*out`.
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, out: *mut u64) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.seed()) }
+    unsafe { query(s, out, |s| s.members().seed()) }
 }
 
 /// Writes the placement version the set was created with to `*out`.
@@ -129,7 +130,7 @@ pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, o
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_placement(s: *const longstraw_snapshot, out: *mut u32) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.placement().number()) }
+    unsafe { query(s, out, |s| s.members().placement().number()) }
 }
 
 /// Writes the name of the kernel lookups run on ("scalar", "sse2", "avx2",
@@ -146,7 +147,7 @@ pub unsafe extern "C" fn longstraw_snapshot_backend(
     out: *mut *const c_char,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| backend_c_name(s.backend().name())) }
+    unsafe { query(s, out, |s| backend_c_name(s.members().backend().name())) }
 }
 
 /// The NUL-terminated form of a backend name.
@@ -183,7 +184,7 @@ pub unsafe extern "C" fn longstraw_snapshot_node(
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };
         let (id, id_len, weight) = (Out::new(id)?, Out::new(id_len)?, Out::new(weight)?);
-        let node = snap.node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
+        let node = snap.members().node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             id.write(node.id().as_ptr());
@@ -212,7 +213,7 @@ pub unsafe extern "C" fn longstraw_snapshot_index_of(
         // SAFETY: forwarded contract.
         let (snap, id) = unsafe { (snap(s)?, in_slice(id, id_len)?) };
         let index = Out::new(index)?;
-        let found = snap.index_of(id).ok_or(LONGSTRAW_UNKNOWN_NODE)?;
+        let found = snap.members().index_of(id).ok_or(LONGSTRAW_UNKNOWN_NODE)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { index.write(found) };
         Ok(())
@@ -243,7 +244,8 @@ pub unsafe extern "C" fn longstraw_snapshot_owner(
         // SAFETY: forwarded contract.
         let (snap, key) = unsafe { (snap(s)?, in_slice(key, key_len)?) };
         let (index, id, id_len) = (Out::new(index)?, Out::new(id)?, Out::new(id_len)?);
-        let node = snap.owner(key)?;
+        let i = snap.owner_index(key)?;
+        let node = snap.members().node(i).ok_or(LONGSTRAW_INTERNAL_ERROR)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             index.write(node.index());
@@ -254,7 +256,8 @@ pub unsafe extern "C" fn longstraw_snapshot_owner(
     })
 }
 
-/// Writes the indices of the best `k` eligible nodes for `key`, best first,
+/// Writes the indices of the best `k` eligible nodes for `key`, best first
+/// (in the ranking of the snapshot's mode: for a table, its partition's),
 /// to `out[0 .. k)`, and how many it wrote to `*written`: `k`, or fewer when
 /// fewer nodes are eligible (0 for an empty or all-drained set, which is not
 /// an error here). `out[0]` is the owner. Use these as replica sets: the
@@ -310,7 +313,7 @@ pub unsafe extern "C" fn longstraw_snapshot_rank(
         // SAFETY: forwarded contract.
         let (snap, key, out) = unsafe { (snap(s)?, in_slice(key, key_len)?, out_slice(out, out_len)?) };
         let written = Out::new(written)?;
-        if out.len() < snap.eligible() {
+        if out.len() < snap.members().eligible() {
             return Err(LONGSTRAW_BUFFER_TOO_SMALL);
         }
         let n = snap.top_k_into(key, out);
@@ -360,4 +363,90 @@ pub unsafe extern "C" fn longstraw_snapshot_owners(
         let keys = PackedKeys::new(bytes, offsets)?;
         Ok(snap.owners_into(&keys, out)?)
     })
+}
+
+/// Writes at most one node per failure domain for `key`: the first `k` nodes
+/// of the key's ranking (`longstraw_snapshot_top_k`'s order) that are each
+/// the first of their domain (CRUSH `firstn`). So `out[0]` is the owner, and
+/// when a node or a whole domain fails the later replicas shift up. Nodes
+/// without a label are domains of their own; with no labels at all this is
+/// `longstraw_snapshot_top_k`. `*written` receives how many were written:
+/// fewer than `k` when fewer domains have an eligible node (not an error).
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`.
+///
+/// # Safety
+/// As for `longstraw_snapshot_top_k`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_top_k_distinct(
+    s: *const longstraw_snapshot,
+    key: *const u8,
+    key_len: usize,
+    out: *mut u32,
+    k: usize,
+    written: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, key, out) = unsafe { (snap(s)?, in_slice(key, key_len)?, out_slice(out, k)?) };
+        let written = Out::new(written)?;
+        let n = snap.top_k_distinct_into(key, out);
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { written.write(n) };
+        Ok(())
+    })
+}
+
+/// Describes node `index`'s failure domain label: `*domain` and
+/// `*domain_len` receive a pointer into the snapshot (valid until
+/// `longstraw_snapshot_free`; not NUL-terminated) and its length, or NULL
+/// and 0 when the node has no label.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INDEX_OUT_OF_RANGE`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_domain(
+    s: *const longstraw_snapshot,
+    index: u32,
+    domain: *mut *const u8,
+    domain_len: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { snap(s)? };
+        let (domain, domain_len) = (Out::new(domain)?, Out::new(domain_len)?);
+        let node = snap.members().node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
+        let label = node.domain().unwrap_or_default();
+        let ptr = if label.is_empty() {
+            std::ptr::null()
+        } else {
+            label.as_ptr()
+        };
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe {
+            domain.write(ptr);
+            domain_len.write(label.len());
+        }
+        Ok(())
+    })
+}
+
+/// Writes how the snapshot places keys to `*mode`: `LONGSTRAW_MODE_FLAT`,
+/// `LONGSTRAW_MODE_TABLE` or `LONGSTRAW_MODE_SKELETON`, after the set it was
+/// taken from.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `mode` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_mode(
+    s: *const longstraw_snapshot,
+    mode: *mut longstraw_mode,
+) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, mode, |s| s.mode()) }
 }

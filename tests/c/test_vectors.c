@@ -1,8 +1,16 @@
-/* Reads tests/vectors/placement-v1.json and checks that the C library places
- * every key of every case exactly as the vectors say: owner, top-k to the
- * recorded depth, the full rank's prefix, and the batch owners call.
+/* Reads the golden vectors and checks that the C library places every key of
+ * every case exactly as they say:
+ *   placement-v1.json  flat: owner, top-k to the recorded depth, the full
+ *                      rank's prefix, batch owners; built batch and one by one
+ *   table-v1.json      the same through longstraw_table, with the recorded
+ *                      depth stored per partition and with 1 (longer lists
+ *                      ranked), built at once and node by node
+ *   skeleton-v1.json   the same through longstraw_skeleton, built at once and
+ *                      node by node (the tree depends on the membership only)
+ *   domains-v1.json    longstraw_snapshot_top_k_distinct in each case's mode
+ * Each file names its kind in its "placement" field.
  *
- * usage: test_vectors path/to/placement-v1.json */
+ * usage: test_vectors FILE.json... */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,18 +101,24 @@ struct packed {
   size_t count;
 };
 
+/* A hex field's text; a JSON null (a node without a domain) is "". */
+static const char *hex_of(const cJSON *item, const char *hex_field) {
+  const cJSON *v = field(item, hex_field);
+  return cJSON_IsNull(v) ? "" : v->valuestring;
+}
+
 static struct packed pack(const cJSON *items, const char *hex_field) {
   struct packed p;
   const cJSON *item;
   size_t total = 0, i = 0;
   p.count = (size_t)cJSON_GetArraySize(items);
-  cJSON_ArrayForEach(item, items) total += strlen(field(item, hex_field)->valuestring) / 2;
+  cJSON_ArrayForEach(item, items) total += strlen(hex_of(item, hex_field)) / 2;
   p.bytes = (uint8_t *)xmalloc(total);
   p.offsets = (uint64_t *)xmalloc((p.count + 1) * sizeof(uint64_t));
   p.bytes_len = 0;
   p.offsets[0] = 0;
   cJSON_ArrayForEach(item, items) {
-    append_hex(field(item, hex_field)->valuestring, p.bytes, &p.bytes_len);
+    append_hex(hex_of(item, hex_field), p.bytes, &p.bytes_len);
     p.offsets[++i] = p.bytes_len;
   }
   return p;
@@ -120,41 +134,22 @@ static const uint8_t *packed_item(const struct packed *p, size_t i, size_t *len)
   return p->bytes + p->offsets[i];
 }
 
-/* Builds the case's set twice (batch add, and one add per node) and checks
- * both agree with each other and with the vectors. */
-static void run_case(const cJSON *c, size_t *keys_checked) {
-  const char *name = field(c, "name")->valuestring;
-  uint64_t seed = parse_u64(field(c, "seed")->valuestring, 10);
-  size_t depth = (size_t)field(c, "depth")->valuedouble;
-  const cJSON *nodes = field(c, "nodes"), *keys = field(c, "keys"), *node, *key;
-  struct packed ids = pack(nodes, "id_hex"), ks = pack(keys, "key_hex");
-  size_t n = ids.count, i = 0, k, eligible = 0, written = 0;
-  double *weights = (double *)xmalloc(n * sizeof(double));
+/* Checks every key of a case on snapshot `s` (and on `s2`, built another
+ * way, which must agree): owner and its id, top-k to `depth` is exactly the
+ * recorded ranking, the full rank starts with it, and batch owners. */
+static void check_keys(const longstraw_snapshot *s, const longstraw_snapshot *s2, const cJSON *keys,
+                       const struct packed *ids, const struct packed *ks, size_t depth, size_t *keys_checked) {
+  size_t n = ids->count, i = 0, k, eligible = 0, written = 0;
   uint32_t *ranked = (uint32_t *)xmalloc((n + depth + 1) * sizeof(uint32_t));
-  uint32_t *batch = (uint32_t *)xmalloc((ks.count + 1) * sizeof(uint32_t));
-  longstraw_rendezvous *r = NULL, *one_by_one = NULL;
-  const longstraw_snapshot *s = NULL, *s2 = NULL;
-  int any_null_owner = 0, failures_before = check_failures;
+  uint32_t *batch = (uint32_t *)xmalloc((ks->count + 1) * sizeof(uint32_t));
+  const cJSON *key;
+  int any_null_owner = 0;
 
-  cJSON_ArrayForEach(node, nodes) weights[i++] = weight_from_bits(field(node, "weight_bits")->valuestring);
-
-  CHECK_OK(longstraw_rendezvous_new(seed, LONGSTRAW_PLACEMENT_VERSION, &r));
-  CHECK_OK(longstraw_rendezvous_add_batch(r, ids.bytes, ids.bytes_len, ids.offsets, n + 1, weights, n));
-  CHECK_OK(longstraw_rendezvous_new(seed, 1, &one_by_one));
-  for (i = 0; i < n; i++) {
-    size_t id_len;
-    const uint8_t *id = packed_item(&ids, i, &id_len);
-    CHECK_OK(longstraw_rendezvous_add(one_by_one, id, id_len, weights[i]));
-  }
-  CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
-  CHECK_OK(longstraw_rendezvous_snapshot(one_by_one, &s2));
   CHECK_OK(longstraw_snapshot_eligible(s, &eligible));
-
-  i = 0;
   cJSON_ArrayForEach(key, keys) {
     const cJSON *owner = field(key, "owner"), *want_ranked = field(key, "ranked"), *w;
     size_t key_len, id_len = 0, want_len = (size_t)cJSON_GetArraySize(want_ranked);
-    const uint8_t *kb = packed_item(&ks, i, &key_len), *id = NULL;
+    const uint8_t *kb = packed_item(ks, i, &key_len), *id = NULL;
     uint32_t index = 0, index2 = 0;
     const uint8_t *id2 = NULL;
     size_t id2_len = 0;
@@ -171,14 +166,21 @@ static void run_case(const cJSON *c, size_t *keys_checked) {
       /* The returned id is the owner's id from the vectors. */
       {
         size_t want_id_len;
-        const uint8_t *want_id = packed_item(&ids, index, &want_id_len);
+        const uint8_t *want_id = packed_item(ids, index, &want_id_len);
         CHECK(id_len == want_id_len && memcmp(id, want_id, id_len) == 0);
       }
       batch[i] = index;
     }
 
-    /* top-k to the recorded depth is exactly the recorded ranking. */
+    /* top-k to the recorded depth is exactly the recorded ranking, on both. */
     CHECK_OK(longstraw_snapshot_top_k(s, kb, key_len, ranked, depth, &written));
+    CHECK(written == want_len);
+    k = 0;
+    cJSON_ArrayForEach(w, want_ranked) {
+      CHECK(k < written && ranked[k] == (uint32_t)w->valuedouble);
+      k++;
+    }
+    CHECK_OK(longstraw_snapshot_top_k(s2, kb, key_len, ranked, depth, &written));
     CHECK(written == want_len);
     k = 0;
     cJSON_ArrayForEach(w, want_ranked) {
@@ -200,49 +202,315 @@ static void run_case(const cJSON *c, size_t *keys_checked) {
   /* The batch call over the whole case agrees with the per-key owners. */
   if (any_null_owner) {
     CHECK_RC(LONGSTRAW_NO_ELIGIBLE_NODE,
-             longstraw_snapshot_owners(s, ks.bytes, ks.bytes_len, ks.offsets, ks.count + 1, ranked, ks.count));
+             longstraw_snapshot_owners(s, ks->bytes, ks->bytes_len, ks->offsets, ks->count + 1, ranked, ks->count));
   } else {
-    uint32_t *out = (uint32_t *)xmalloc((ks.count + 1) * sizeof(uint32_t));
-    CHECK_OK(longstraw_snapshot_owners(s, ks.bytes, ks.bytes_len, ks.offsets, ks.count + 1, out, ks.count));
-    CHECK(memcmp(out, batch, ks.count * sizeof(uint32_t)) == 0);
+    uint32_t *out = (uint32_t *)xmalloc((ks->count + 1) * sizeof(uint32_t));
+    CHECK_OK(longstraw_snapshot_owners(s, ks->bytes, ks->bytes_len, ks->offsets, ks->count + 1, out, ks->count));
+    CHECK(memcmp(out, batch, ks->count * sizeof(uint32_t)) == 0);
     free(out);
   }
-
-  if (check_failures != failures_before) fprintf(stderr, "  in case \"%s\"\n", name);
-  longstraw_snapshot_free(s);
-  longstraw_snapshot_free(s2);
-  longstraw_rendezvous_free(r);
-  longstraw_rendezvous_free(one_by_one);
-  packed_free(&ids);
-  packed_free(&ks);
-  free(weights);
   free(ranked);
   free(batch);
 }
 
-int main(int argc, char **argv) {
-  char *text;
-  cJSON *root;
-  const cJSON *c;
+/* A case's nodes: packed ids, exact weights and packed domain labels. */
+struct nodes {
+  struct packed ids, domains;
+  double *weights;
+  uint64_t seed;
+};
+
+static struct nodes case_nodes(const cJSON *c) {
+  struct nodes ns;
+  const cJSON *node, *list = field(c, "nodes");
+  size_t i = 0;
+  ns.seed = parse_u64(field(c, "seed")->valuestring, 10);
+  ns.ids = pack(list, "id_hex");
+  ns.domains = pack(list, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(list, 0), "domain_hex") ? "domain_hex" : "id_hex");
+  ns.weights = (double *)xmalloc((ns.ids.count + 1) * sizeof(double));
+  cJSON_ArrayForEach(node, list) ns.weights[i++] = weight_from_bits(field(node, "weight_bits")->valuestring);
+  return ns;
+}
+
+static void nodes_free(struct nodes *ns) {
+  packed_free(&ns->ids);
+  packed_free(&ns->domains);
+  free(ns->weights);
+}
+
+/* A snapshot of an empty flat set with the case's seed, for building a
+ * table or skeleton node by node. */
+static const longstraw_snapshot *empty_members(uint64_t seed) {
+  longstraw_rendezvous *r = NULL;
+  const longstraw_snapshot *s = NULL;
+  CHECK_OK(longstraw_rendezvous_new(seed, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
+  longstraw_rendezvous_free(r);
+  return s;
+}
+
+/* A flat set of the case's nodes (with their domain labels when `labelled`). */
+static longstraw_rendezvous *flat_set(const struct nodes *ns, int labelled) {
+  longstraw_rendezvous *r = NULL;
+  size_t n = ns->ids.count;
+  CHECK_OK(longstraw_rendezvous_new(ns->seed, LONGSTRAW_PLACEMENT_VERSION, &r));
+  if (labelled)
+    CHECK_OK(longstraw_rendezvous_add_batch_in_domains(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1,
+                                                        ns->weights, n, ns->domains.bytes, ns->domains.bytes_len,
+                                                        ns->domains.offsets, n + 1));
+  else
+    CHECK_OK(longstraw_rendezvous_add_batch(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1, ns->weights, n));
+  return r;
+}
+
+/* Builds the case's set twice (batch add, and one add per node) and checks
+ * both agree with each other and with the vectors. */
+static void run_flat_case(const cJSON *c, size_t *keys_checked) {
+  struct nodes ns = case_nodes(c);
+  struct packed ks = pack(field(c, "keys"), "key_hex");
+  size_t depth = (size_t)field(c, "depth")->valuedouble, i;
+  longstraw_rendezvous *r = flat_set(&ns, 0), *one_by_one = NULL;
+  const longstraw_snapshot *s = NULL, *s2 = NULL;
+  int failures_before = check_failures;
+
+  CHECK_OK(longstraw_rendezvous_new(ns.seed, 1, &one_by_one));
+  for (i = 0; i < ns.ids.count; i++) {
+    size_t id_len;
+    const uint8_t *id = packed_item(&ns.ids, i, &id_len);
+    CHECK_OK(longstraw_rendezvous_add(one_by_one, id, id_len, ns.weights[i]));
+  }
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(one_by_one, &s2));
+  check_keys(s, s2, field(c, "keys"), &ns.ids, &ks, depth, keys_checked);
+
+  if (check_failures != failures_before) fprintf(stderr, "  in case \"%s\"\n", field(c, "name")->valuestring);
+  longstraw_snapshot_free(s);
+  longstraw_snapshot_free(s2);
+  longstraw_rendezvous_free(r);
+  longstraw_rendezvous_free(one_by_one);
+  nodes_free(&ns);
+  packed_free(&ks);
+}
+
+/* A table of the case: built at once storing `depth` nodes per partition,
+ * and node by node storing 1 (so longer top-k lists rank the partition). */
+static void run_table_case(const cJSON *c, size_t *keys_checked) {
+  struct nodes ns = case_nodes(c);
+  struct packed ks = pack(field(c, "keys"), "key_hex");
+  size_t depth = (size_t)field(c, "depth")->valuedouble, n = ns.ids.count, replicas = 0;
+  uint8_t bits = (uint8_t)field(c, "bits")->valuedouble, got_bits = 0;
+  uint32_t flags = 99;
+  longstraw_rendezvous *r = flat_set(&ns, 0);
+  longstraw_table *whole = NULL, *grown = NULL;
+  const longstraw_snapshot *members = NULL, *empty = empty_members(ns.seed), *s = NULL, *s2 = NULL;
+  longstraw_mode mode = LONGSTRAW_MODE_FLAT;
+  int failures_before = check_failures;
+
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
+  CHECK_OK(longstraw_table_new(members, bits, depth, 0, &whole));
+  CHECK_OK(longstraw_table_shape(whole, &got_bits, &replicas, &flags));
+  CHECK(got_bits == bits && replicas == depth && flags == 0);
+  CHECK_OK(longstraw_table_new(empty, bits, 1, 0, &grown));
+  CHECK_OK(longstraw_table_add_batch(grown, ns.ids.bytes, ns.ids.bytes_len, ns.ids.offsets, n + 1, ns.weights, n));
+  CHECK_OK(longstraw_table_snapshot(whole, &s));
+  CHECK_OK(longstraw_table_snapshot(grown, &s2));
+  CHECK_OK(longstraw_snapshot_mode(s, &mode));
+  CHECK(mode == LONGSTRAW_MODE_TABLE);
+  check_keys(s, s2, field(c, "keys"), &ns.ids, &ks, depth, keys_checked);
+
+  if (check_failures != failures_before) fprintf(stderr, "  in table case \"%s\"\n", field(c, "name")->valuestring);
+  longstraw_snapshot_free(s);
+  longstraw_snapshot_free(s2);
+  longstraw_snapshot_free(members);
+  longstraw_snapshot_free(empty);
+  longstraw_table_free(whole);
+  longstraw_table_free(grown);
+  longstraw_rendezvous_free(r);
+  nodes_free(&ns);
+  packed_free(&ks);
+}
+
+/* A skeleton of the case, built at once and node by node (in reverse, so
+ * the insertion order differs too). */
+static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
+  struct nodes ns = case_nodes(c);
+  struct packed ks = pack(field(c, "keys"), "key_hex");
+  size_t depth = (size_t)field(c, "depth")->valuedouble, i;
+  uint8_t fanout_bits = (uint8_t)field(c, "fanout_bits")->valuedouble, levels = (uint8_t)field(c, "levels")->valuedouble;
+  uint8_t got_fanout_bits = 99, got_levels = 99;
+  longstraw_rendezvous *r = flat_set(&ns, 0);
+  longstraw_skeleton *whole = NULL, *grown = NULL;
+  const longstraw_snapshot *members = NULL, *empty = empty_members(ns.seed), *s = NULL, *s2 = NULL, *grown_snap = NULL;
+  longstraw_mode mode = LONGSTRAW_MODE_FLAT;
+  int failures_before = check_failures;
+
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
+  CHECK_OK(longstraw_skeleton_new(members, fanout_bits, levels, &whole));
+  CHECK_OK(longstraw_skeleton_shape(whole, &got_fanout_bits, &got_levels));
+  CHECK(got_levels == levels && (levels == 0 ? got_fanout_bits == 0 : got_fanout_bits == fanout_bits));
+  CHECK_OK(longstraw_skeleton_new(empty, fanout_bits, levels, &grown));
+  for (i = ns.ids.count; i-- > 0;) {
+    size_t id_len;
+    const uint8_t *id = packed_item(&ns.ids, i, &id_len);
+    CHECK_OK(longstraw_skeleton_add(grown, id, id_len, ns.weights[i]));
+  }
+  CHECK_OK(longstraw_skeleton_snapshot(whole, &s));
+  /* Indices differ between the two (insertion order), so compare the grown
+   * skeleton by ids: a third skeleton made from its membership, re-ordered
+   * as the case lists the nodes, must answer like the first. */
+  CHECK_OK(longstraw_skeleton_snapshot(grown, &grown_snap));
+  {
+    longstraw_skeleton *again = NULL;
+    const longstraw_snapshot *again_snap = NULL;
+    size_t key_len, id_len;
+    uint32_t idx = 0, want = 0;
+    const uint8_t *id;
+    for (i = 0; i < ks.count; i++) {
+      const uint8_t *kb = packed_item(&ks, i, &key_len);
+      longstraw_result rc1 = longstraw_snapshot_owner(grown_snap, kb, key_len, &idx, &id, &id_len);
+      longstraw_result rc2 = longstraw_snapshot_owner(s, kb, key_len, &want, &id, &id_len);
+      CHECK(rc1 == rc2);
+      if (rc1 == LONGSTRAW_OK) CHECK(idx == (uint32_t)(ns.ids.count - 1 - want));
+    }
+    CHECK_OK(longstraw_skeleton_new(members, fanout_bits, levels, &again));
+    CHECK_OK(longstraw_skeleton_snapshot(again, &again_snap));
+    CHECK_OK(longstraw_snapshot_mode(again_snap, &mode));
+    CHECK(mode == LONGSTRAW_MODE_SKELETON);
+    check_keys(s, again_snap, field(c, "keys"), &ns.ids, &ks, depth, keys_checked);
+    longstraw_snapshot_free(again_snap);
+    longstraw_skeleton_free(again);
+  }
+
+  if (check_failures != failures_before) fprintf(stderr, "  in skeleton case \"%s\"\n", field(c, "name")->valuestring);
+  longstraw_snapshot_free(s);
+  longstraw_snapshot_free(s2);
+  longstraw_snapshot_free(grown_snap);
+  longstraw_snapshot_free(members);
+  longstraw_snapshot_free(empty);
+  longstraw_skeleton_free(whole);
+  longstraw_skeleton_free(grown);
+  longstraw_rendezvous_free(r);
+  nodes_free(&ns);
+  packed_free(&ks);
+}
+
+/* Checks top_k_distinct(k) of every key on `s` against the case. */
+static void check_distinct(const longstraw_snapshot *s, const cJSON *c, const struct packed *ks, size_t k,
+                           size_t *keys_checked) {
+  uint32_t *out = (uint32_t *)xmalloc((k + 1) * sizeof(uint32_t));
+  const cJSON *key, *w;
+  size_t i = 0, j, written = 0, key_len;
+  cJSON_ArrayForEach(key, field(c, "keys")) {
+    const cJSON *want = field(key, "distinct");
+    const uint8_t *kb = packed_item(ks, i++, &key_len);
+    CHECK_OK(longstraw_snapshot_top_k_distinct(s, kb, key_len, out, k, &written));
+    CHECK(written == (size_t)cJSON_GetArraySize(want));
+    j = 0;
+    cJSON_ArrayForEach(w, want) {
+      CHECK(j < written && out[j] == (uint32_t)w->valuedouble);
+      j++;
+    }
+    (*keys_checked)++;
+  }
+  free(out);
+}
+
+/* A failure-domain case in its mode; tables both with and without
+ * LONGSTRAW_TABLE_DISTINCT_DOMAINS (storing k nodes per partition). */
+static void run_domains_case(const cJSON *c, size_t *keys_checked) {
+  struct nodes ns = case_nodes(c);
+  struct packed ks = pack(field(c, "keys"), "key_hex");
+  const char *mode = field(c, "mode")->valuestring;
+  size_t k = (size_t)field(c, "k")->valuedouble, i;
+  longstraw_rendezvous *r = flat_set(&ns, 1);
+  const longstraw_snapshot *members = NULL;
+  int failures_before = check_failures;
+
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
+  /* The labels went in as given. */
+  for (i = 0; i < ns.ids.count; i++) {
+    const uint8_t *d = NULL, *want;
+    size_t d_len = 99, want_len;
+    want = packed_item(&ns.domains, i, &want_len);
+    CHECK_OK(longstraw_snapshot_domain(members, (uint32_t)i, &d, &d_len));
+    CHECK(d_len == want_len && (want_len == 0 ? d == NULL : memcmp(d, want, want_len) == 0));
+  }
+  if (strcmp(mode, "flat") == 0) {
+    check_distinct(members, c, &ks, k, keys_checked);
+  } else if (strcmp(mode, "table") == 0) {
+    uint8_t bits = (uint8_t)field(c, "bits")->valuedouble;
+    uint32_t flags;
+    for (flags = 0; flags <= LONGSTRAW_TABLE_DISTINCT_DOMAINS; flags++) {
+      longstraw_table *t = NULL;
+      const longstraw_snapshot *s = NULL;
+      CHECK_OK(longstraw_table_new(members, bits, k, flags, &t));
+      CHECK_OK(longstraw_table_snapshot(t, &s));
+      check_distinct(s, c, &ks, k, keys_checked);
+      longstraw_snapshot_free(s);
+      longstraw_table_free(t);
+    }
+  } else if (strcmp(mode, "skeleton") == 0) {
+    longstraw_skeleton *sk = NULL;
+    const longstraw_snapshot *s = NULL;
+    CHECK_OK(longstraw_skeleton_new(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+                                    (uint8_t)field(c, "levels")->valuedouble, &sk));
+    CHECK_OK(longstraw_skeleton_snapshot(sk, &s));
+    check_distinct(s, c, &ks, k, keys_checked);
+    longstraw_snapshot_free(s);
+    longstraw_skeleton_free(sk);
+  } else {
+    fprintf(stderr, "vectors: unknown mode \"%s\"\n", mode);
+    exit(2);
+  }
+
+  if (check_failures != failures_before) fprintf(stderr, "  in domains case \"%s\"\n", field(c, "name")->valuestring);
+  longstraw_snapshot_free(members);
+  longstraw_rendezvous_free(r);
+  nodes_free(&ns);
+  packed_free(&ks);
+}
+
+/* Runs every case of one file, after its "placement" field. */
+static void run_file(const char *path) {
+  char *text = read_file(path);
+  cJSON *root = cJSON_Parse(text);
+  const cJSON *c, *placement;
+  void (*run)(const cJSON *, size_t *) = NULL;
   size_t cases = 0, keys = 0;
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s placement-v1.json\n", argv[0]);
-    return 2;
-  }
-  text = read_file(argv[1]);
-  root = cJSON_Parse(text);
   if (!root) {
-    fprintf(stderr, "%s: not valid JSON\n", argv[1]);
-    return 2;
+    fprintf(stderr, "%s: not valid JSON\n", path);
+    exit(2);
   }
-  CHECK((uint32_t)field(root, "placement")->valuedouble == LONGSTRAW_PLACEMENT_VERSION);
+  placement = field(root, "placement");
+  if (cJSON_IsNumber(placement)) {
+    CHECK((uint32_t)placement->valuedouble == LONGSTRAW_PLACEMENT_VERSION);
+    run = run_flat_case;
+  } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "table-v1") == 0) {
+    run = run_table_case;
+  } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "skeleton-v1") == 0) {
+    run = run_skeleton_case;
+  } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "domains-v1") == 0) {
+    run = run_domains_case;
+  } else {
+    fprintf(stderr, "%s: unknown \"placement\"\n", path);
+    exit(2);
+  }
   cJSON_ArrayForEach(c, field(root, "cases")) {
-    run_case(c, &keys);
+    run(c, &keys);
     cases++;
   }
   CHECK(cases > 0 && keys > 0);
-  printf("test_vectors: %zu cases, %zu keys\n", cases, keys);
+  printf("test_vectors: %s: %zu cases, %zu key checks\n", path, cases, keys);
   cJSON_Delete(root);
   free(text);
+}
+
+int main(int argc, char **argv) {
+  int i;
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s FILE.json...\n", argv[0]);
+    return 2;
+  }
+  for (i = 1; i < argc; i++) run_file(argv[i]);
   return check_report("test_vectors");
 }

@@ -5,16 +5,15 @@
 
 use std::ffi::CStr;
 use std::ptr;
-use std::sync::Arc;
 
 use longstraw::PackedKeys;
-use longstraw_set::Snapshot as SetSnapshot;
 use napi::bindgen_prelude::*;
 use napi::sys;
 
 use crate::error::{JsErr, Res};
 use crate::js::{Js, KeyBuf, OffsetsRef};
 use crate::lookup;
+use crate::modes::Shared;
 use crate::raw::Raw;
 use crate::snapshot::Snapshot;
 
@@ -31,7 +30,7 @@ pub enum Answer {
 
 /// One batch: keys packed as bytes + offsets, copied from JavaScript.
 pub struct OwnersTask {
-    snap: Arc<SetSnapshot>,
+    snap: Shared,
     bytes: Vec<u8>,
     offsets: Vec<u64>,
     answer: Answer,
@@ -41,7 +40,7 @@ pub struct OwnersTask {
 }
 
 impl OwnersTask {
-    fn failed(snap: Arc<SetSnapshot>, answer: Answer, e: JsErr) -> OwnersTask {
+    fn failed(snap: Shared, answer: Answer, e: JsErr) -> OwnersTask {
         OwnersTask {
             snap,
             bytes: Vec::new(),
@@ -54,7 +53,7 @@ impl OwnersTask {
     /// From `(bytes, offsets)` typed arrays.
     pub fn packed(
         js: Js,
-        snap: Arc<SetSnapshot>,
+        snap: Shared,
         bytes: sys::napi_value,
         offsets: sys::napi_value,
         answer: Answer,
@@ -86,7 +85,7 @@ impl OwnersTask {
     }
 
     /// From an array of keys (strings, Buffers, Uint8Arrays).
-    pub fn keys(js: Js, snap: Arc<SetSnapshot>, keys: sys::napi_value) -> OwnersTask {
+    pub fn keys(js: Js, snap: Shared, keys: sys::napi_value) -> OwnersTask {
         let read = || -> Res<(Vec<u8>, Vec<u64>)> {
             let items = js.array(keys, &|| "keys".into())?;
             let mut buf = KeyBuf::default();
@@ -114,13 +113,13 @@ impl OwnersTask {
     fn run(&self) -> Res<Vec<u32>> {
         let keys = PackedKeys::new(&self.bytes, &self.offsets)?;
         let mut out = vec![0u32; keys.len()];
-        self.snap.owners_into(&keys, &mut out)?;
+        self.snap.view().owners_into(&keys, &mut out)?;
         Ok(out)
     }
 
     fn answer(&self, js: Js, env: &Env, indices: &[u32]) -> Res<sys::napi_value> {
         match self.answer {
-            Answer::Ids => lookup::ids_of(js, &self.snap, indices),
+            Answer::Ids => lookup::ids_of(js, self.snap.view(), indices),
             Answer::Indices => {
                 let (array, slots) = js.new_u32_array(indices.len())?;
                 slots.copy_from_slice(indices);
@@ -129,7 +128,7 @@ impl OwnersTask {
             Answer::IndicesWithSnapshot => {
                 let (array, slots) = js.new_u32_array(indices.len())?;
                 slots.copy_from_slice(indices);
-                let snapshot = Snapshot::from_arc(self.snap.clone());
+                let snapshot = Snapshot::from_shared(self.snap.clone());
                 // SAFETY: `env` is the live environment of the completion callback.
                 let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
                     .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;

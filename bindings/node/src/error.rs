@@ -98,6 +98,7 @@ pub mod codes {
     pub const ALIASED_OUTPUT: &str = "ERR_LONGSTRAW_ALIASED_OUTPUT";
     pub const INTERNAL: &str = "ERR_LONGSTRAW_INTERNAL";
     pub const INVALID_PARAMETER: &str = "ERR_LONGSTRAW_INVALID_PARAMETER";
+    pub const INVALID_DOMAIN: &str = "ERR_LONGSTRAW_INVALID_DOMAIN";
 }
 
 impl From<SetError> for JsErr {
@@ -123,6 +124,7 @@ impl From<SetError> for JsErr {
             SetError::UnknownNode { .. } => (Kind::Error, codes::UNKNOWN_NODE),
             SetError::HashCollision { .. } => (Kind::Error, codes::HASH_COLLISION),
             SetError::Backend { .. } => (Kind::Error, codes::BACKEND),
+            SetError::InvalidDomain { .. } => (Kind::Range, codes::INVALID_DOMAIN),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

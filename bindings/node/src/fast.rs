@@ -17,8 +17,11 @@ use napi::sys;
 use crate::error::{codes, JsErr, Kind, Res};
 use crate::js::Js;
 use crate::lookup;
+use crate::modes::Current;
 use crate::rendezvous::Rendezvous;
+use crate::skeleton::Skeleton;
 use crate::snapshot::Snapshot;
+use crate::table::Table;
 
 /// Up to three arguments and the receiver of the current callback.
 struct Call {
@@ -107,9 +110,7 @@ macro_rules! fast_method {
                 let $js = Js { env };
                 // SAFETY: the reference is used only within this callback.
                 let this = unsafe { receiver::<$class>(env, $c.this, $class_name) }?;
-                let guard = this.current();
-                let $snap: &longstraw_set::Snapshot = &guard;
-                $body
+                this.current().with_view(|$snap| $body)
             });
             match result {
                 Ok(r) => finish(env, r),
@@ -126,37 +127,69 @@ macro_rules! fast_method {
     };
 }
 
-fast_method!(snap_owner, Snapshot, "Snapshot", |js, snap, c| {
-    lookup::owner(js, snap, c.args[0])
-});
+/// The per-key methods of one class.
+macro_rules! fast_methods {
+    ($class:ty, $class_name:literal, $owner:ident, $top_k:ident, $top_k_distinct:ident, $rank:ident, $has:ident) => {
+        fast_method!($owner, $class, $class_name, |js, snap, c| {
+            lookup::owner(js, snap, c.args[0])
+        });
+        fast_method!($top_k, $class, $class_name, |js, snap, c| {
+            lookup::top_k(js, snap, c.args[0], c.args[1])
+        });
+        fast_method!($top_k_distinct, $class, $class_name, |js, snap, c| {
+            lookup::top_k_distinct(js, snap, c.args[0], c.args[1])
+        });
+        fast_method!($rank, $class, $class_name, |js, snap, c| lookup::rank(
+            js, snap, c.args[0]
+        ));
+        fast_method!($has, $class, $class_name, |js, snap, c| boolean(
+            js,
+            lookup::has(js, snap, c.args[0])?
+        ));
+    };
+}
+
+fast_methods!(
+    Snapshot,
+    "Snapshot",
+    snap_owner,
+    snap_top_k,
+    snap_top_k_distinct,
+    snap_rank,
+    snap_has
+);
+fast_methods!(
+    Rendezvous,
+    "Rendezvous",
+    rdv_owner,
+    rdv_top_k,
+    rdv_top_k_distinct,
+    rdv_rank,
+    rdv_has
+);
+fast_methods!(
+    Table,
+    "Table",
+    tbl_owner,
+    tbl_top_k,
+    tbl_top_k_distinct,
+    tbl_rank,
+    tbl_has
+);
+fast_methods!(
+    Skeleton,
+    "Skeleton",
+    skl_owner,
+    skl_top_k,
+    skl_top_k_distinct,
+    skl_rank,
+    skl_has
+);
 fast_method!(snap_owner_index, Snapshot, "Snapshot", |js, snap, c| {
     uint(js, lookup::owner_index(js, snap, c.args[0])?)
 });
-fast_method!(snap_top_k, Snapshot, "Snapshot", |js, snap, c| {
-    lookup::top_k(js, snap, c.args[0], c.args[1])
-});
-fast_method!(snap_rank, Snapshot, "Snapshot", |js, snap, c| lookup::rank(
-    js, snap, c.args[0]
-));
-fast_method!(snap_has, Snapshot, "Snapshot", |js, snap, c| boolean(
-    js,
-    lookup::has(js, snap, c.args[0])?
-));
 fast_method!(snap_owner_indices, Snapshot, "Snapshot", |js, snap, c| {
     lookup::owner_indices(js, snap, c.args[0], c.args[1], c.args[2])
-});
-fast_method!(rdv_rank, Rendezvous, "Rendezvous", |js, snap, c| {
-    lookup::rank(js, snap, c.args[0])
-});
-fast_method!(rdv_has, Rendezvous, "Rendezvous", |js, snap, c| boolean(
-    js,
-    lookup::has(js, snap, c.args[0])?
-));
-fast_method!(rdv_owner, Rendezvous, "Rendezvous", |js, snap, c| {
-    lookup::owner(js, snap, c.args[0])
-});
-fast_method!(rdv_top_k, Rendezvous, "Rendezvous", |js, snap, c| {
-    lookup::top_k(js, snap, c.args[0], c.args[1])
 });
 
 type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> sys::napi_value;
@@ -164,17 +197,29 @@ type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> 
 /// Replaces the generated per-key methods on the class prototypes.
 pub fn install(env: sys::napi_env, exports: sys::napi_value) -> Res<()> {
     let js = Js { env };
-    let methods: [(&CStr, &CStr, Callback); 10] = [
+    let methods: [(&CStr, &CStr, Callback); 22] = [
         (c"Snapshot", c"owner", snap_owner),
         (c"Snapshot", c"ownerIndex", snap_owner_index),
         (c"Snapshot", c"topK", snap_top_k),
+        (c"Snapshot", c"topKDistinct", snap_top_k_distinct),
         (c"Snapshot", c"rank", snap_rank),
         (c"Snapshot", c"has", snap_has),
         (c"Snapshot", c"ownerIndices", snap_owner_indices),
         (c"Rendezvous", c"owner", rdv_owner),
         (c"Rendezvous", c"topK", rdv_top_k),
+        (c"Rendezvous", c"topKDistinct", rdv_top_k_distinct),
         (c"Rendezvous", c"rank", rdv_rank),
         (c"Rendezvous", c"has", rdv_has),
+        (c"Table", c"owner", tbl_owner),
+        (c"Table", c"topK", tbl_top_k),
+        (c"Table", c"topKDistinct", tbl_top_k_distinct),
+        (c"Table", c"rank", tbl_rank),
+        (c"Table", c"has", tbl_has),
+        (c"Skeleton", c"owner", skl_owner),
+        (c"Skeleton", c"topK", skl_top_k),
+        (c"Skeleton", c"topKDistinct", skl_top_k_distinct),
+        (c"Skeleton", c"rank", skl_rank),
+        (c"Skeleton", c"has", skl_has),
     ];
     for (class, name, f) in methods {
         let ctor = js.get(exports, class)?;

@@ -524,6 +524,14 @@ impl Js {
         Ok((array, unsafe { slice_or_empty_mut(data.cast(), len) }))
     }
 
+    /// `null`.
+    pub fn null(self) -> Res<sys::napi_value> {
+        let mut out = ptr::null_mut();
+        // SAFETY: fetches the `null` singleton of the current call's environment.
+        check(unsafe { sys::napi_get_null(self.env, &mut out) }, "get_null")?;
+        Ok(out)
+    }
+
     /// A node id as JavaScript sees it: a string when the bytes are UTF-8,
     /// otherwise a Buffer.
     pub fn id(self, bytes: &[u8]) -> Res<sys::napi_value> {

@@ -1,16 +1,22 @@
-//! Node.js bindings for longstraw: `Rendezvous`, `Snapshot` and `backend()`.
+//! Node.js bindings for longstraw: `Rendezvous`, `Table`, `Skeleton`,
+//! `Snapshot` and `backend()`.
 //!
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
 
 mod batch;
+mod construct;
 mod error;
 mod fast;
 mod js;
 mod lookup;
+mod members;
+mod modes;
 mod raw;
 mod rendezvous;
+mod skeleton;
 mod snapshot;
+mod table;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;

@@ -5,43 +5,50 @@
 use std::ptr;
 
 use longstraw::PackedKeys;
-use longstraw_set::Snapshot;
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
 use crate::js::{Js, KeyBuf, OffsetsRef};
+use crate::modes::View;
 
 fn key_what() -> String {
     "key".into()
 }
 
-pub fn owner(js: Js, snap: &Snapshot, key: sys::napi_value) -> Res<sys::napi_value> {
+pub fn owner(js: Js, snap: View<'_>, key: sys::napi_value) -> Res<sys::napi_value> {
     let i = owner_index(js, snap, key)?;
-    js.id(&snap.ids()[i as usize])
+    js.id(&snap.members().ids()[i as usize])
 }
 
-pub fn owner_index(js: Js, snap: &Snapshot, key: sys::napi_value) -> Res<u32> {
+pub fn owner_index(js: Js, snap: View<'_>, key: sys::napi_value) -> Res<u32> {
     let mut buf = KeyBuf::default();
     let bytes = js.bytes(key, &mut buf, &key_what)?;
     Ok(snap.owner_index(bytes)?)
 }
 
-pub fn top_k(js: Js, snap: &Snapshot, key: sys::napi_value, k: sys::napi_value) -> Res<sys::napi_value> {
+pub fn top_k(js: Js, snap: View<'_>, key: sys::napi_value, k: sys::napi_value) -> Res<sys::napi_value> {
     let mut buf = KeyBuf::default();
     let bytes = js.bytes(key, &mut buf, &key_what)?;
     let k = js.count(k, "k")?;
-    ranked(js, snap, bytes, k)
+    ranked(js, snap, bytes, k, false)
 }
 
-pub fn rank(js: Js, snap: &Snapshot, key: sys::napi_value) -> Res<sys::napi_value> {
+pub fn top_k_distinct(js: Js, snap: View<'_>, key: sys::napi_value, k: sys::napi_value) -> Res<sys::napi_value> {
     let mut buf = KeyBuf::default();
     let bytes = js.bytes(key, &mut buf, &key_what)?;
-    ranked(js, snap, bytes, snap.eligible())
+    let k = js.count(k, "k")?;
+    ranked(js, snap, bytes, k, true)
 }
 
-fn ranked(js: Js, snap: &Snapshot, key: &[u8], k: usize) -> Res<sys::napi_value> {
+pub fn rank(js: Js, snap: View<'_>, key: sys::napi_value) -> Res<sys::napi_value> {
+    let mut buf = KeyBuf::default();
+    let bytes = js.bytes(key, &mut buf, &key_what)?;
+    ranked(js, snap, bytes, snap.members().eligible(), false)
+}
+
+fn ranked(js: Js, snap: View<'_>, key: &[u8], k: usize, distinct: bool) -> Res<sys::napi_value> {
     const STACK: usize = 16;
-    let want = k.min(snap.eligible());
+    let want = k.min(snap.members().eligible());
     let mut stack = [0u32; STACK];
     let mut heap = Vec::new();
     let out: &mut [u32] = if want <= STACK {
@@ -50,13 +57,17 @@ fn ranked(js: Js, snap: &Snapshot, key: &[u8], k: usize) -> Res<sys::napi_value>
         heap.resize(want, 0);
         &mut heap
     };
-    let n = snap.top_k_into(key, out);
-    let ids = snap.ids();
+    let n = if distinct {
+        snap.top_k_distinct_into(key, out)
+    } else {
+        snap.top_k_into(key, out)
+    };
+    let ids = snap.members().ids();
     js.array_of(out[..n].iter().map(|&i| js.id(&ids[i as usize])), n)
 }
 
 /// `owners(keys)`: the owner id of each key of an array.
-pub fn owners(js: Js, snap: &Snapshot, keys: sys::napi_value) -> Res<sys::napi_value> {
+pub fn owners(js: Js, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_value> {
     let items = js.array(keys, &|| "keys".into())?;
     let mut buf = KeyBuf::default();
     let mut indices = Vec::with_capacity(items.len());
@@ -68,9 +79,9 @@ pub fn owners(js: Js, snap: &Snapshot, keys: sys::napi_value) -> Res<sys::napi_v
 }
 
 /// JavaScript ids for node indices, creating each distinct id once.
-pub fn ids_of(js: Js, snap: &Snapshot, indices: &[u32]) -> Res<sys::napi_value> {
-    let mut made: Vec<sys::napi_value> = vec![ptr::null_mut(); snap.len()];
-    let ids = snap.ids();
+pub fn ids_of(js: Js, snap: View<'_>, indices: &[u32]) -> Res<sys::napi_value> {
+    let mut made: Vec<sys::napi_value> = vec![ptr::null_mut(); snap.members().len()];
+    let ids = snap.members().ids();
     js.array_of(
         indices.iter().map(|&i| {
             let slot = &mut made[i as usize];
@@ -83,20 +94,33 @@ pub fn ids_of(js: Js, snap: &Snapshot, indices: &[u32]) -> Res<sys::napi_value> 
     )
 }
 
-pub fn nodes(js: Js, snap: &Snapshot) -> Res<sys::napi_value> {
-    js.array_of(snap.ids().iter().map(|id| js.id(id)), snap.len())
+pub fn nodes(js: Js, snap: View<'_>) -> Res<sys::napi_value> {
+    let members = snap.members();
+    js.array_of(members.ids().iter().map(|id| js.id(id)), members.len())
 }
 
-pub fn has(js: Js, snap: &Snapshot, node: sys::napi_value) -> Res<bool> {
+/// Each node's failure domain label (as ids are returned), or `null`.
+pub fn domains(js: Js, snap: View<'_>) -> Res<sys::napi_value> {
+    let members = snap.members();
+    js.array_of(
+        members.domains().iter().map(|d| match d {
+            Some(label) => js.id(label),
+            None => js.null(),
+        }),
+        members.len(),
+    )
+}
+
+pub fn has(js: Js, snap: View<'_>, node: sys::napi_value) -> Res<bool> {
     let mut buf = KeyBuf::default();
     let id = js.bytes(node, &mut buf, &|| "node".into())?;
-    Ok(snap.contains(id))
+    Ok(snap.members().contains(id))
 }
 
 /// `ownerIndices(bytes, offsets, out?)`: the zero-copy batch.
 pub fn owner_indices(
     js: Js,
-    snap: &Snapshot,
+    snap: View<'_>,
     bytes: sys::napi_value,
     offsets: sys::napi_value,
     out: sys::napi_value,

@@ -1,9 +1,6 @@
-//! `Snapshot`: one immutable membership. Node indices returned by its batch
-//! calls are positions in its `nodes`, which never change.
+//! `Snapshot`: one immutable membership, of any mode. Node indices returned
+//! by its batch calls are positions in its `nodes`, which never change.
 
-use std::sync::Arc;
-
-use longstraw_set::Snapshot as SetSnapshot;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
@@ -11,24 +8,39 @@ use crate::batch::{Answer, OwnersTask};
 use crate::error::OrThrow;
 use crate::js::Js;
 use crate::lookup;
+use crate::modes::{Current, Shared, View};
 use crate::raw::Raw;
 
-/// One immutable membership of a `Rendezvous`, as of the moment
-/// `rendezvous.snapshot()` was called. Later changes to the set do not affect
-/// it, so indices from `ownerIndices()` always refer to `snapshot.nodes`.
+/// One immutable membership of a `Rendezvous`, `Table` or `Skeleton`, as of
+/// the moment `snapshot()` was called; it places keys as the set it came from
+/// does (`mode`). Later changes to the set do not affect it, so indices from
+/// `ownerIndices()` always refer to `snapshot.nodes`.
 #[napi]
 pub struct Snapshot {
-    inner: Arc<SetSnapshot>,
+    inner: Shared,
 }
 
 impl Snapshot {
-    pub fn from_arc(inner: Arc<SetSnapshot>) -> Snapshot {
+    pub fn from_shared(inner: Shared) -> Snapshot {
         Snapshot { inner }
     }
 
-    /// The membership lookups run on.
-    pub fn current(&self) -> &SetSnapshot {
-        &self.inner
+    fn view(&self) -> View<'_> {
+        self.inner.view()
+    }
+
+    /// Itself: lookups on a snapshot run on it (see `fast`).
+    pub fn current(&self) -> &Self {
+        self
+    }
+}
+
+impl Current for Snapshot {
+    fn with_view<R>(&self, f: impl FnOnce(View<'_>) -> R) -> R {
+        f(self.inner.view())
+    }
+    fn shared(&self) -> Shared {
+        self.inner.clone()
     }
 }
 
@@ -38,64 +50,73 @@ impl Snapshot {
     /// throws a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
     #[napi(catch_unwind, constructor)]
     pub fn new(env: &Env) -> Result<Self> {
-        Err(
-            crate::error::JsErr::type_error("Snapshot cannot be constructed directly; call rendezvous.snapshot()")
-                .throw(env),
-        )
+        Err(crate::error::JsErr::type_error("Snapshot cannot be constructed directly; call rendezvous.snapshot(), table.snapshot() or skeleton.snapshot()").throw(env))
     }
 
     /// How many nodes, including drained (weight 0) ones.
     #[napi(catch_unwind, getter)]
     pub fn size(&self) -> u32 {
-        self.inner.len() as u32
+        self.view().members().len() as u32
     }
 
     /// How many nodes have a non-zero weight.
     #[napi(catch_unwind, getter)]
     pub fn eligible(&self) -> u32 {
-        self.inner.eligible() as u32
+        self.view().members().eligible() as u32
     }
 
     /// Node ids in index order (strings; Buffers for ids that are not UTF-8).
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
-        lookup::nodes(js(env), &self.inner).map(Raw).or_throw(env)
+        lookup::nodes(js(env), self.view()).map(Raw).or_throw(env)
     }
 
     /// Weights in index order.
     #[napi(catch_unwind, getter)]
     pub fn weights(&self) -> Vec<f64> {
-        self.inner.weights().to_vec()
+        self.view().members().weights().to_vec()
     }
 
     /// The seed, as a bigint.
     #[napi(catch_unwind, getter)]
     pub fn seed(&self) -> BigInt {
-        BigInt::from(self.inner.seed())
+        BigInt::from(self.view().members().seed())
     }
 
     /// The placement version.
     #[napi(catch_unwind, getter)]
     pub fn placement(&self) -> u32 {
-        self.inner.placement().number()
+        self.view().members().placement().number()
     }
 
     /// Increases by one with every change published by the set.
     #[napi(catch_unwind, getter)]
     pub fn generation(&self) -> i64 {
-        self.inner.generation() as i64
+        self.view().members().generation() as i64
     }
 
     /// The kernel lookups run on (`scalar`, `avx2`, ...).
     #[napi(catch_unwind, getter)]
     pub fn backend(&self) -> &'static str {
-        self.inner.backend().name()
+        self.view().members().backend().name()
+    }
+
+    /// How this snapshot places keys: `'flat'`, `'table'` or `'skeleton'`.
+    #[napi(catch_unwind, getter, ts_return_type = "'flat' | 'table' | 'skeleton'")]
+    pub fn mode(&self) -> &'static str {
+        self.view().mode()
+    }
+
+    /// Each node's failure domain label in index order (`null` for none).
+    #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer | null>")]
+    pub fn domains(&self, env: &Env) -> Result<Raw> {
+        lookup::domains(js(env), self.view()).map(Raw).or_throw(env)
     }
 
     /// Whether a node with this id is in the snapshot.
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
-        lookup::has(js(env), &self.inner, node.raw()).or_throw(env)
+        lookup::has(js(env), self.view(), node.raw()).or_throw(env)
     }
 
     /// The node that owns `key`.
@@ -106,13 +127,13 @@ impl Snapshot {
         ts_return_type = "string | Buffer"
     )]
     pub fn owner(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::owner(js(env), &self.inner, key.raw()).map(Raw).or_throw(env)
+        lookup::owner(js(env), self.view(), key.raw()).map(Raw).or_throw(env)
     }
 
     /// The index in `nodes` of the node that owns `key`.
     #[napi(catch_unwind, ts_args_type = "key: string | Buffer | Uint8Array")]
     pub fn owner_index(&self, env: &Env, key: Unknown<'_>) -> Result<u32> {
-        lookup::owner_index(js(env), &self.inner, key.raw()).or_throw(env)
+        lookup::owner_index(js(env), self.view(), key.raw()).or_throw(env)
     }
 
     /// The best `k` eligible nodes for `key`, best first.
@@ -123,7 +144,21 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn top_k(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
-        lookup::top_k(js(env), &self.inner, key.raw(), k.raw())
+        lookup::top_k(js(env), self.view(), key.raw(), k.raw())
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// At most one node per failure domain for `key`: the first `k` nodes of
+    /// `topK`'s order that are each the first of their domain (CRUSH
+    /// `firstn`). Fewer come back when fewer domains have an eligible node.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
+        ts_return_type = "Array<string | Buffer>"
+    )]
+    pub fn top_k_distinct(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
+        lookup::top_k_distinct(js(env), self.view(), key.raw(), k.raw())
             .map(Raw)
             .or_throw(env)
     }
@@ -136,7 +171,7 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn rank(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::rank(js(env), &self.inner, key.raw()).map(Raw).or_throw(env)
+        lookup::rank(js(env), self.view(), key.raw()).map(Raw).or_throw(env)
     }
 
     /// The owner of each key.
@@ -147,7 +182,7 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn owners(&self, env: &Env, keys: Unknown<'_>) -> Result<Raw> {
-        lookup::owners(js(env), &self.inner, keys.raw()).map(Raw).or_throw(env)
+        lookup::owners(js(env), self.view(), keys.raw()).map(Raw).or_throw(env)
     }
 
     /// Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
@@ -159,7 +194,7 @@ impl Snapshot {
         ts_return_type = "Uint32Array"
     )]
     pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>, out: Unknown<'_>) -> Result<Raw> {
-        lookup::owner_indices(js(env), &self.inner, bytes.raw(), offsets.raw(), out.raw())
+        lookup::owner_indices(js(env), self.view(), bytes.raw(), offsets.raw(), out.raw())
             .map(Raw)
             .or_throw(env)
     }

@@ -1,0 +1,156 @@
+//! The bodies of the methods `Rendezvous`, `Table` and `Skeleton` share:
+//! membership changes on the set, lookups on its current snapshot. Each
+//! class's `#[napi]` methods convert nothing themselves and call these.
+
+use longstraw_set::{Rendezvous, Result as SetResult, Skeleton, Table};
+use napi::bindgen_prelude::*;
+use napi::sys;
+
+use crate::batch::{self, Answer, OwnersTask};
+use crate::error::{codes, JsErr, Kind, Res};
+use crate::js::{Js, JsType, KeyBuf};
+use crate::lookup;
+use crate::modes::{Current, Shared, View};
+use crate::snapshot::Snapshot;
+
+/// A node set JavaScript can change.
+pub trait Members: Current {
+    fn add_node(&self, id: &[u8], weight: f64, domain: Option<&[u8]>) -> SetResult<()>;
+    fn remove_node(&self, id: &[u8]) -> SetResult<()>;
+    fn reweight(&self, id: &[u8], weight: f64) -> SetResult<()>;
+    fn relabel(&self, id: &[u8], domain: Option<&[u8]>) -> SetResult<()>;
+}
+
+macro_rules! members {
+    ($set:ty, $mode:ident) => {
+        impl Members for $set {
+            fn add_node(&self, id: &[u8], weight: f64, domain: Option<&[u8]>) -> SetResult<()> {
+                match domain {
+                    Some(d) => self.add_in_domain(id, weight, d),
+                    None => self.add(id, weight),
+                }
+            }
+            fn remove_node(&self, id: &[u8]) -> SetResult<()> {
+                self.remove(id)
+            }
+            fn reweight(&self, id: &[u8], weight: f64) -> SetResult<()> {
+                self.set_weight(id, weight)
+            }
+            fn relabel(&self, id: &[u8], domain: Option<&[u8]>) -> SetResult<()> {
+                self.set_domain(id, domain)
+            }
+        }
+
+        impl Current for $set {
+            fn with_view<R>(&self, f: impl FnOnce(View<'_>) -> R) -> R {
+                let guard = self.load();
+                f(View::$mode(&guard))
+            }
+            fn shared(&self) -> Shared {
+                Shared::$mode(self.snapshot())
+            }
+        }
+    };
+}
+
+members!(Rendezvous, Flat);
+members!(Table, Table);
+members!(Skeleton, Skeleton);
+
+fn node_id(js: Js, node: sys::napi_value) -> Res<Vec<u8>> {
+    Ok(js.bytes(node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
+}
+
+/// A weight argument; `undefined` is 1.
+fn weight_or_one(js: Js, weight: sys::napi_value) -> Res<f64> {
+    match js.type_of(weight)? {
+        JsType::Undefined => Ok(1.0),
+        _ => js.weight(weight, &|| "weight".into()),
+    }
+}
+
+/// `add(node, weight?)`.
+pub fn add(js: Js, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
+    let id = node_id(js, node)?;
+    let w = weight_or_one(js, weight)?;
+    Ok(set.add_node(&id, w, None)?)
+}
+
+/// `addInDomain(node, domain, weight?)`.
+pub fn add_in_domain(
+    js: Js,
+    set: &impl Members,
+    node: sys::napi_value,
+    domain: sys::napi_value,
+    weight: sys::napi_value,
+) -> Res<()> {
+    let id = node_id(js, node)?;
+    let label = js
+        .domain(domain, &|| "domain".into())?
+        .ok_or_else(|| js.wrong_type(domain, &|| "domain".into(), "a string, Buffer or Uint8Array"))?;
+    let w = weight_or_one(js, weight)?;
+    Ok(set.add_node(&id, w, Some(&label))?)
+}
+
+/// `remove(node)`.
+pub fn remove(js: Js, set: &impl Members, node: sys::napi_value) -> Res<()> {
+    Ok(set.remove_node(&node_id(js, node)?)?)
+}
+
+/// `setWeight(node, weight)`.
+pub fn set_weight(js: Js, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
+    let id = node_id(js, node)?;
+    let w = js.weight(weight, &|| "weight".into())?;
+    Ok(set.reweight(&id, w)?)
+}
+
+/// `setDomain(node, domain | null)`.
+pub fn set_domain(js: Js, set: &impl Members, node: sys::napi_value, domain: sys::napi_value) -> Res<()> {
+    let id = node_id(js, node)?;
+    let label = js.domain(domain, &|| "domain".into())?;
+    Ok(set.relabel(&id, label.as_deref())?)
+}
+
+/// `snapshot()`.
+pub fn snapshot(set: &impl Current) -> Snapshot {
+    Snapshot::from_shared(set.shared())
+}
+
+/// `ownerIndices(bytes, offsets)` on the current snapshot: `{ indices, snapshot }`.
+pub fn owner_indices(
+    js: Js,
+    set: &impl Current,
+    bytes: sys::napi_value,
+    offsets: sys::napi_value,
+) -> Res<sys::napi_value> {
+    let snap = set.shared();
+    let mut undefined = std::ptr::null_mut();
+    // SAFETY: fetches the `undefined` singleton of this environment.
+    unsafe { sys::napi_get_undefined(js.env, &mut undefined) };
+    let indices = lookup::owner_indices(js, snap.view(), bytes, offsets, undefined)?;
+    // SAFETY: `js.env` is the live environment of this call.
+    let snapshot = unsafe { Snapshot::to_napi_value(js.env, Snapshot::from_shared(snap)) }
+        .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
+    batch::with_snapshot(js, indices, snapshot)
+}
+
+/// `ownerIndicesAsync(bytes, offsets)`.
+pub fn owner_indices_async(
+    js: Js,
+    set: &impl Current,
+    bytes: sys::napi_value,
+    offsets: sys::napi_value,
+) -> AsyncTask<OwnersTask> {
+    AsyncTask::new(OwnersTask::packed(
+        js,
+        set.shared(),
+        bytes,
+        offsets,
+        Answer::IndicesWithSnapshot,
+    ))
+}
+
+/// `ownersAsync(keys)`.
+pub fn owners_async(js: Js, set: &impl Current, keys: sys::napi_value) -> AsyncTask<OwnersTask> {
+    AsyncTask::new(OwnersTask::keys(js, set.shared(), keys))
+}

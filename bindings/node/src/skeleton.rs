@@ -1,0 +1,293 @@
+//! `Skeleton`: skeleton (hierarchical) HRW for the largest fleets.
+
+use longstraw_set::{Skeleton as SetSkeleton, SkeletonOptions, SkeletonShape};
+use napi::bindgen_prelude::*;
+use napi::sys;
+use napi_derive::napi;
+
+use crate::batch::OwnersTask;
+use crate::construct;
+use crate::error::{codes, JsErr, Kind, OrThrow, Res};
+use crate::js::Js;
+use crate::lookup;
+use crate::members;
+use crate::modes::Current;
+use crate::raw::Raw;
+use crate::snapshot::{js, Snapshot};
+
+/// Skeleton (hierarchical) rendezvous hashing: nodes are the leaves of a
+/// virtual tree that depends only on the membership (ids, weights, seed),
+/// and a lookup races the children level by level, weighted by subtree
+/// weight. Its placement differs from a `Rendezvous`'s unless `levels` is 0.
+#[napi]
+pub struct Skeleton {
+    inner: SetSkeleton,
+}
+
+impl Skeleton {
+    /// The set whose current snapshot the per-key lookups run on.
+    pub fn current(&self) -> &SetSkeleton {
+        &self.inner
+    }
+}
+
+fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetSkeleton> {
+    let mut shape = None;
+    let given = construct::read(js, nodes, options, &["fanoutBits", "levels"], |o| {
+        let fanout_bits = js.param(js.get(o, c"fanoutBits")?, "fanoutBits", u8::MAX.into())?;
+        let levels = js.param(js.get(o, c"levels")?, "levels", u8::MAX.into())?;
+        shape = match (fanout_bits, levels) {
+            (None, None) => None,
+            (Some(f), Some(l)) => Some(SkeletonShape::new(f as u8, l as u8).map_err(JsErr::from)?),
+            _ => {
+                return Err(JsErr::new(
+                    Kind::Range,
+                    codes::INVALID_PARAMETER,
+                    "options.fanoutBits and options.levels go together: give both or neither",
+                ))
+            }
+        };
+        Ok(())
+    })?;
+    Ok(SetSkeleton::with_domains(
+        given.triples(),
+        SkeletonOptions { set: given.set, shape },
+    )?)
+}
+
+#[napi]
+impl Skeleton {
+    /// `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
+    ///
+    /// The options of `Rendezvous`, plus the tree's shape: `2^fanoutBits`
+    /// children per group (1 to 6) and `levels` levels of groups (0 to 5; 0
+    /// is flat HRW). Give both or neither; the default is the shallowest tree
+    /// whose leaf groups average at most 64 nodes for the n nodes given (flat
+    /// up to 256). Deeper trees look up faster and move more keys on a change.
+    #[napi(
+        catch_unwind,
+        constructor,
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number }"
+    )]
+    pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+        construct(js(env), nodes.raw(), options.raw())
+            .map(|inner| Skeleton { inner })
+            .or_throw(env)
+    }
+
+    /// Bits of fan-out per level: each group has up to `2^fanoutBits` children (0 when flat).
+    #[napi(catch_unwind, getter)]
+    pub fn fanout_bits(&self) -> u32 {
+        self.inner.load().shape().fanout_bits().into()
+    }
+
+    /// Levels of groups above the nodes (0: flat HRW).
+    #[napi(catch_unwind, getter)]
+    pub fn levels(&self) -> u32 {
+        self.inner.load().shape().levels().into()
+    }
+
+    /// Adds a node (weight 1 unless given).
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
+    pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
+        members::add(js(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
+    }
+
+    /// Adds a node in a failure domain (a rack, a zone: a string, Buffer or
+    /// Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
+    /// takes at most one node per domain.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number"
+    )]
+    pub fn add_in_domain(&self, env: &Env, node: Unknown<'_>, domain: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
+        members::add_in_domain(js(env), &self.inner, node.raw(), domain.raw(), weight.raw()).or_throw(env)
+    }
+
+    /// Removes a node.
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
+    pub fn remove(&self, env: &Env, node: Unknown<'_>) -> Result<()> {
+        members::remove(js(env), &self.inner, node.raw()).or_throw(env)
+    }
+
+    /// Changes a node's weight (0 drains it: it keeps its index but owns nothing).
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
+    pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
+        members::set_weight(js(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
+    }
+
+    /// Sets a node's failure domain, or with `null` clears it (the node is
+    /// then a domain of its own).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null"
+    )]
+    pub fn set_domain(&self, env: &Env, node: Unknown<'_>, domain: Unknown<'_>) -> Result<()> {
+        members::set_domain(js(env), &self.inner, node.raw(), domain.raw()).or_throw(env)
+    }
+
+    /// The current membership, frozen. Use it to keep indices and ids together.
+    #[napi(catch_unwind)]
+    pub fn snapshot(&self) -> Snapshot {
+        members::snapshot(&self.inner)
+    }
+
+    /// How many nodes, including drained ones.
+    #[napi(catch_unwind, getter)]
+    pub fn size(&self) -> u32 {
+        self.inner.len() as u32
+    }
+
+    /// Node ids in index order.
+    #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
+    pub fn nodes(&self, env: &Env) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::nodes(js(env), v))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// Weights in index order.
+    #[napi(catch_unwind, getter)]
+    pub fn weights(&self) -> Vec<f64> {
+        self.inner.with_view(|v| v.members().weights().to_vec())
+    }
+
+    /// Each node's failure domain label in index order (`null` for none).
+    #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer | null>")]
+    pub fn domains(&self, env: &Env) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::domains(js(env), v))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// The seed, as a bigint.
+    #[napi(catch_unwind, getter)]
+    pub fn seed(&self) -> BigInt {
+        BigInt::from(self.inner.with_view(|v| v.members().seed()))
+    }
+
+    /// The placement version.
+    #[napi(catch_unwind, getter)]
+    pub fn placement(&self) -> u32 {
+        self.inner.with_view(|v| v.members().placement().number())
+    }
+
+    /// The kernel lookups run on.
+    #[napi(catch_unwind, getter)]
+    pub fn backend(&self) -> &'static str {
+        self.inner.with_view(|v| v.members().backend().name())
+    }
+
+    /// Whether a node with this id is in the set.
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
+    pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
+        self.inner
+            .with_view(|v| lookup::has(js(env), v, node.raw()))
+            .or_throw(env)
+    }
+
+    /// The node that owns `key`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string | Buffer | Uint8Array",
+        ts_return_type = "string | Buffer"
+    )]
+    pub fn owner(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::owner(js(env), v, key.raw()))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// The best `k` eligible nodes for `key`, best first.
+    /// For a skeleton, the skeleton ranking (children in race order, depth first).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
+        ts_return_type = "Array<string | Buffer>"
+    )]
+    pub fn top_k(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::top_k(js(env), v, key.raw(), k.raw()))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// At most one node per failure domain for `key`: the first `k` nodes of
+    /// `topK`'s order that are each the first of their domain (CRUSH
+    /// `firstn`). The first is the owner; when a node or a whole domain fails
+    /// the later replicas shift up. Fewer than `k` come back when fewer
+    /// domains have an eligible node. Without labels this is `topK`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
+        ts_return_type = "Array<string | Buffer>"
+    )]
+    pub fn top_k_distinct(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::top_k_distinct(js(env), v, key.raw(), k.raw()))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// Every eligible node for `key`, best first.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string | Buffer | Uint8Array",
+        ts_return_type = "Array<string | Buffer>"
+    )]
+    pub fn rank(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::rank(js(env), v, key.raw()))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// The owner of each key.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
+        ts_return_type = "Array<string | Buffer>"
+    )]
+    pub fn owners(&self, env: &Env, keys: Unknown<'_>) -> Result<Raw> {
+        self.inner
+            .with_view(|v| lookup::owners(js(env), v, keys.raw()))
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
+    /// `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
+        ts_return_type = "{ indices: Uint32Array; snapshot: Snapshot }"
+    )]
+    pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> Result<Raw> {
+        members::owner_indices(js(env), &self.inner, bytes.raw(), offsets.raw())
+            .map(Raw)
+            .or_throw(env)
+    }
+
+    /// `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array",
+        ts_return_type = "Promise<{ indices: Uint32Array; snapshot: Snapshot }>"
+    )]
+    pub fn owner_indices_async(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> AsyncTask<OwnersTask> {
+        members::owner_indices_async(js(env), &self.inner, bytes.raw(), offsets.raw())
+    }
+
+    /// `owners` on the thread pool.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "keys: Array<string | Buffer | Uint8Array>",
+        ts_return_type = "Promise<Array<string | Buffer>>"
+    )]
+    pub fn owners_async(&self, env: &Env, keys: Unknown<'_>) -> AsyncTask<OwnersTask> {
+        members::owners_async(js(env), &self.inner, keys.raw())
+    }
+}
