@@ -116,69 +116,82 @@ fn weights_fit(table: &NodeTable<'_>) -> bool {
 
 /// Plain argmax over all nodes: highest score, ties to the lowest index.
 ///
+/// Full chunks of `2 * LANES` nodes are read in place; a partial chunk (the
+/// tail, or all of a small table) is copied into a buffer padded with copies
+/// of node 0's hash. A padded lane scores exactly like node 0 with a larger
+/// index, so it never wins: node 0 (or something better) always beats it.
+///
 /// # Safety
 /// `hashes` is not empty; the ISA of `V` is supported.
 #[inline(always)]
 unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
     let n = hashes.len();
-    let lanes = V::LANES;
-    let (mut best, mut best_score) = (0usize, pair_score(key_hash, hashes[0]));
-    let mut i = 1;
-    if n >= 2 * lanes {
-        // SAFETY: every `scores_at(.., i)` below has `i + lanes <= n`; the ISA
-        // is the caller's guarantee; IOTA has 16 >= 2 * lanes entries.
-        unsafe {
-            let key = V::splat(key_hash);
-            let mut b0 = scores_at(key, hashes, 0).ordered();
-            let mut b1 = scores_at(key, hashes, lanes).ordered();
-            let mut i0 = V::load(IOTA.as_ptr());
-            let mut i1 = V::load(IOTA.as_ptr().add(lanes));
-            let (mut c0, mut c1) = (i0, i1);
-            let step = V::splat(2 * lanes as u64);
-            i = 2 * lanes;
-            while i + 2 * lanes <= n {
-                c0 = c0.add(step);
-                c1 = c1.add(step);
-                let s0 = scores_at(key, hashes, i).ordered();
-                let s1 = scores_at(key, hashes, i + lanes).ordered();
-                let g0 = s0.gt_ordered(b0);
-                let g1 = s1.gt_ordered(b1);
-                b0 = V::select(g0, s0, b0);
-                i0 = V::select(g0, c0, i0);
-                b1 = V::select(g1, s1, b1);
-                i1 = V::select(g1, c1, i1);
-                i += 2 * lanes;
-            }
-            // Merge the accumulators: higher score, then lower index. Index
-            // lanes are below 2^32, so `ordered` keeps their order.
-            let take = V::mask_or(
-                b1.gt_ordered(b0),
-                V::mask_and(b1.eq(b0), i0.ordered().gt_ordered(i1.ordered())),
-            );
-            let b = V::select(take, b1, b0).ordered();
-            let x = V::select(take, i1, i0);
-            let mut scores = [0u64; 8];
-            let mut index = [0u64; 8];
-            b.store(scores.as_mut_ptr());
-            x.store(index.as_mut_ptr());
-            (best, best_score) = (index[0] as usize, scores[0]);
-            for lane in 1..lanes {
-                let (s, j) = (scores[lane], index[lane] as usize);
-                if s > best_score || (s == best_score && j < best) {
-                    (best, best_score) = (j, s);
-                }
+    let chunk = 2 * V::LANES;
+    let mut pad = [hashes[0]; 16];
+    // SAFETY: chunks read in place have `i + chunk <= n`; the padded buffer
+    // holds 16 >= chunk values; IOTA has 16 >= chunk entries; ISA by the caller.
+    unsafe {
+        let key = V::splat(key_hash);
+        let first: &[u64] = if n >= chunk {
+            hashes
+        } else {
+            pad[..n].copy_from_slice(hashes);
+            &pad
+        };
+        let mut b0 = scores_at(key, first, 0).ordered();
+        let mut b1 = scores_at(key, first, V::LANES).ordered();
+        let mut i0 = V::load(IOTA.as_ptr());
+        let mut i1 = V::load(IOTA.as_ptr().add(V::LANES));
+        let (mut c0, mut c1) = (i0, i1);
+        let step = V::splat(chunk as u64);
+        let mut i = chunk;
+        while i + chunk <= n {
+            c0 = c0.add(step);
+            c1 = c1.add(step);
+            let s0 = scores_at(key, hashes, i).ordered();
+            let s1 = scores_at(key, hashes, i + V::LANES).ordered();
+            let g0 = s0.gt_ordered(b0);
+            let g1 = s1.gt_ordered(b1);
+            b0 = V::select(g0, s0, b0);
+            i0 = V::select(g0, c0, i0);
+            b1 = V::select(g1, s1, b1);
+            i1 = V::select(g1, c1, i1);
+            i += chunk;
+        }
+        if i < n {
+            pad[..n - i].copy_from_slice(&hashes[i..]);
+            c0 = c0.add(step);
+            c1 = c1.add(step);
+            let s0 = scores_at(key, &pad, 0).ordered();
+            let s1 = scores_at(key, &pad, V::LANES).ordered();
+            let g0 = s0.gt_ordered(b0);
+            let g1 = s1.gt_ordered(b1);
+            b0 = V::select(g0, s0, b0);
+            i0 = V::select(g0, c0, i0);
+            b1 = V::select(g1, s1, b1);
+            i1 = V::select(g1, c1, i1);
+        }
+        // Merge the accumulators: higher score, then lower index. Index
+        // lanes are below 2^33, so `ordered` keeps their order.
+        let take = V::mask_or(
+            b1.gt_ordered(b0),
+            V::mask_and(b1.eq(b0), i0.ordered().gt_ordered(i1.ordered())),
+        );
+        let b = V::select(take, b1, b0).ordered();
+        let x = V::select(take, i1, i0);
+        let mut scores = [0u64; 8];
+        let mut index = [0u64; 8];
+        b.store(scores.as_mut_ptr());
+        x.store(index.as_mut_ptr());
+        let (mut best, mut best_score) = (index[0], scores[0]);
+        for lane in 1..V::LANES {
+            let (s, j) = (scores[lane], index[lane]);
+            if s > best_score || (s == best_score && j < best) {
+                (best, best_score) = (j, s);
             }
         }
+        best as u32
     }
-    // The tail: every index here is above all seen, so ties keep `best`.
-    while i < n {
-        let s = pair_score(key_hash, hashes[i]);
-        if s > best_score {
-            (best, best_score) = (i, s);
-        }
-        i += 1;
-    }
-    best as u32
 }
 
 /// Inserts `c` into the sorted `out[..*len]`, keeping at most `out.len()`.
@@ -268,12 +281,18 @@ unsafe fn top_k_plain<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut
             }
             i += 2 * lanes;
         }
-    }
-    while i < n {
-        if eligible(weights, i) && pair_score(key_hash, hashes[i]) > threshold {
-            threshold = admit_plain(out, hashes, weights, key_hash, i, 1);
+        if i < n {
+            // The tail, from a buffer; lanes past the end are masked off.
+            let mut pad = [0u64; 16];
+            pad[..n - i].copy_from_slice(&hashes[i..]);
+            let s0 = scores_at(key, &pad, 0).ordered();
+            let s1 = scores_at(key, &pad, lanes).ordered();
+            let bits = V::mask_bits(s0.gt_ordered(bar)) | (V::mask_bits(s1.gt_ordered(bar)) << lanes);
+            let bits = bits & ((1u32 << (n - i)) - 1);
+            if bits != 0 {
+                admit_plain(out, hashes, weights, key_hash, i, bits);
+            }
         }
-        i += 1;
     }
     k
 }
@@ -408,13 +427,21 @@ unsafe fn race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, k: usize) -> Opt
             }
             i += 2 * lanes;
         }
-    }
-    while i < n {
-        let w = weights[i];
-        if w != 0.0 && !race.admit(i, pair_score(key_hash, hashes[i]), w) {
-            return None;
+        if i < n {
+            // The tail, from buffers; lanes past the end are masked off.
+            let mut pad = [0u64; 16];
+            let mut pad_weights = [0f64; 16];
+            pad[..n - i].copy_from_slice(&hashes[i..]);
+            pad_weights[..n - i].copy_from_slice(&weights[i..n]);
+            let s0 = scores_at(key, &pad, 0);
+            let s1 = scores_at(key, &pad, lanes);
+            let w = pad_weights.as_ptr();
+            let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
+            let bits = bits & ((1u32 << (n - i)) - 1);
+            if bits != 0 && !race.admit_lanes(hashes, weights, key_hash, i, bits) {
+                return None;
+            }
         }
-        i += 1;
     }
     Some(race)
 }

@@ -64,8 +64,7 @@ unsafe impl Vector for Neon {
     }
     #[inline(always)]
     unsafe fn ordered(self) -> Self {
-        // SAFETY: NEON is part of the aarch64 baseline.
-        unsafe { self }
+        self
     }
     #[inline(always)]
     unsafe fn gt_ordered(self, other: Self) -> uint64x2_t {
