@@ -1,5 +1,5 @@
 //! Runs a fixed number of lookups, for instruction counting under callgrind:
-//! `count <backend> <plain|weighted4|weighted_distinct|top3> <n> <keys>`.
+//! `count <backend> <plain|weighted4|weighted_distinct|top3> <n> <lookups>`.
 //! Two runs with different key counts, subtracted, cancel the setup cost
 //! (see BENCHMARKS.md).
 
@@ -10,7 +10,7 @@ use longstraw_bench::{backend_named, keys, Layout, Nodes};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: count <backend> <plain|weighted4|weighted_distinct|top3> <n> <keys>";
+    let usage = "usage: count <backend> <plain|weighted4|weighted_distinct|top3> <n> <lookups>";
     if args.len() != 5 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -33,10 +33,11 @@ fn main() {
     let count: usize = args[4].parse().expect("keys");
     let nodes = Nodes::new(n, layout);
     let table = nodes.table(backend);
-    let keys = keys(count);
+    // A fixed pool, cycled: the setup is the same for every `count`.
+    let keys = keys(1024);
     let mut sum = 0u64;
     let mut top = [Ranked::EMPTY; 3];
-    for k in &keys {
+    for k in keys.iter().cycle().take(count) {
         if top3 {
             sum += table.top_k(black_box(k), &mut top) as u64 + top[2].index as u64;
         } else {

@@ -72,8 +72,10 @@ pub(crate) fn interval(score: u64, weight: f64) -> (f64, f64) {
     let l = neg_ln_unit(unit_numerator(score));
     let lo_l = l * (1.0 - REL) - ABS;
     let hi_l = l * (1.0 + REL) + ABS;
-    let lo = if lo_l > 0.0 { lo_l / weight * (1.0 - REL) } else { 0.0 };
-    let hi = hi_l / weight * (1.0 + REL);
+    // One division; the reciprocal and the products add a few 2^-53 roundings.
+    let inverse = 1.0 / weight;
+    let lo = if lo_l > 0.0 { lo_l * inverse * (1.0 - REL) } else { 0.0 };
+    let hi = hi_l * inverse * (1.0 + REL);
     (lo, hi)
 }
 

@@ -29,7 +29,7 @@ static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 /// Largest weighted top-k served by the candidate race; larger ones go to the oracle.
 pub(crate) const WEIGHTED_K_MAX: usize = 16;
 /// Candidates a weighted race keeps (then it prunes; if still full, the oracle answers).
-const CANDIDATES: usize = 64;
+const CANDIDATES: usize = 24;
 /// Equal-weight tables up to this size run batches with keys in lanes.
 const KEYS_IN_LANES_MAX_NODES: usize = 24;
 
@@ -194,15 +194,23 @@ unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
     }
 }
 
-/// Inserts `c` into the sorted `out[..*len]`, keeping at most `out.len()`.
+/// [`ranks_before`] for equal-weight standings (whose `weighted` is 0.0):
+/// raw score, then node hash, descending, then index ascending.
+#[inline(always)]
+fn before_plain(a: &Ranked, b: &Ranked) -> bool {
+    (a.score, a.node_hash, !a.index) > (b.score, b.node_hash, !b.index)
+}
+
+/// Inserts the equal-weight standing `c` into the sorted `out[..*len]`,
+/// keeping at most `out.len()`.
 #[inline]
 fn insert(out: &mut [Ranked], len: &mut usize, c: Ranked) {
     let k = out.len();
-    if *len == k && !ranks_before(&c, &out[k - 1]) {
+    if *len == k && !before_plain(&c, &out[k - 1]) {
         return;
     }
     let mut pos = if *len < k { *len } else { k - 1 };
-    while pos > 0 && ranks_before(&c, &out[pos - 1]) {
+    while pos > 0 && before_plain(&c, &out[pos - 1]) {
         out[pos] = out[pos - 1];
         pos -= 1;
     }
@@ -368,13 +376,39 @@ impl Race {
     }
 
     /// Admits the eligible nodes of the lanes set in `bits`, from node `base`.
+    ///
+    /// The lane with the smallest `(1 - u) / w` (a lower bound on `E`, and
+    /// close to it where it matters) goes first, so the bound drops at once
+    /// and the other lanes are usually turned away by the same cheap test
+    /// the vector filter applies, before any logarithm.
     #[inline(never)]
-    fn admit_lanes(&mut self, hashes: &[u64], weights: &[f64], key_hash: u64, base: usize, mut bits: u32) -> bool {
-        while bits != 0 {
-            let j = base + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
+    fn admit_lanes(&mut self, hashes: &[u64], weights: &[f64], key_hash: u64, base: usize, bits: u32) -> bool {
+        let mut first = usize::MAX;
+        let mut first_key = f64::INFINITY;
+        let mut rest = bits;
+        while rest != 0 {
+            let j = base + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
             let w = weights[j];
-            if w != 0.0 && !self.admit(j, pair_score(key_hash, hashes[j]), w) {
+            if w != 0.0 {
+                let order_key = (!pair_score(key_hash, hashes[j]) >> 11) as f64 / w;
+                if order_key <= first_key {
+                    (first, first_key) = (j, order_key);
+                }
+            }
+        }
+        if first == usize::MAX {
+            return true;
+        }
+        if !self.admit(first, pair_score(key_hash, hashes[first]), weights[first]) {
+            return false;
+        }
+        let mut rest = bits;
+        while rest != 0 {
+            let j = base + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (w, score) = (weights[j], pair_score(key_hash, hashes[j]));
+            if j != first && w != 0.0 && !surely_loses(score, w, self.bound) && !self.admit(j, score, w) {
                 return false;
             }
         }
@@ -396,19 +430,29 @@ impl Race {
     }
 }
 
-/// Runs the weighted race for the best `k`; `None` if the candidate list
+/// The scalar form of [`Vector::race_filter`]: whether a node with this raw
+/// score and weight surely ranks after the candidates that set `bound`.
+#[inline(always)]
+fn surely_loses(score: u64, weight: f64, bound: f64) -> bool {
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    // k < 2^53 converts exactly; the product is rounded once, as in the filter.
+    (!score >> 11) as f64 > race_margin(bound) * TWO_53 * weight
+}
+
+/// Runs the weighted race over every node; `false` if the candidate list
 /// overflowed (many nodes within 2^-34 of each other, e.g. duplicated hashes).
 ///
 /// # Safety
 /// The ISA of `V` is supported; the table is `Weighted` and its weights cover
 /// every node.
 #[inline(always)]
-unsafe fn race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, k: usize) -> Option<Race> {
+unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut Race) -> bool {
     let hashes = table.hashes;
-    let weights = table.weights?;
+    let Some(weights) = table.weights else {
+        return false;
+    };
     let n = hashes.len();
     let lanes = V::LANES;
-    let mut race = Race::new(k);
     let mut i = 0;
     // SAFETY: `i + 2 * lanes <= n <= weights.len()` for every load; ISA by the caller.
     unsafe {
@@ -421,7 +465,7 @@ unsafe fn race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, k: usize) -> Opt
             let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
             if bits != 0 {
                 if !race.admit_lanes(hashes, weights, key_hash, i, bits) {
-                    return None;
+                    return false;
                 }
                 bar = race_margin(race.bound);
             }
@@ -439,11 +483,11 @@ unsafe fn race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, k: usize) -> Opt
             let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
             let bits = bits & ((1u32 << (n - i)) - 1);
             if bits != 0 && !race.admit_lanes(hashes, weights, key_hash, i, bits) {
-                return None;
+                return false;
             }
         }
     }
-    Some(race)
+    true
 }
 
 /// The exact standing of node `j` (computes the fixed-point `ln`).
@@ -460,9 +504,11 @@ fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
 #[inline(always)]
 unsafe fn owner_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
     // SAFETY: forwarded caller guarantee.
-    let Some(mut race) = (unsafe { race::<V>(table, key_hash, 1) }) else {
+    let mut race = Race::new(1);
+    // SAFETY: forwarded caller guarantee.
+    if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
         return oracle::owner(table, key_hash);
-    };
+    }
     let alive = race.survivors();
     if alive == 1 {
         return Some(race.cands[0].index);
@@ -509,9 +555,11 @@ fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: 
 unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     // SAFETY: forwarded caller guarantee.
-    let Some(mut race) = (unsafe { race::<V>(table, key_hash, k) }) else {
+    let mut race = Race::new(k);
+    // SAFETY: forwarded caller guarantee.
+    if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
         return oracle::top_k(table, key_hash, out);
-    };
+    }
     let alive = race.survivors();
     let mut s = [Survivor {
         lo: 0.0,
