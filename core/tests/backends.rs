@@ -256,6 +256,8 @@ fn detect_is_available_and_cached() {
     assert!(Backend::new(longstraw::BackendKind::Sse2).is_some());
     #[cfg(target_arch = "x86_64")]
     assert!(Backend::new(longstraw::BackendKind::Neon).is_none());
+    #[cfg(target_arch = "aarch64")]
+    assert_eq!(best.kind(), longstraw::BackendKind::Neon);
 }
 
 fn weight_strategy() -> impl Strategy<Value = f64> {
