@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per lookup and per node-score under callgrind, for the backends
-# valgrind can run (it has no AVX-512). Two runs with 1000 and 3000 lookups,
-# subtracted, cancel the setup. Usage: bench/callgrind.sh [backends...]
+# valgrind can run (it has no AVX-512). Two runs with L and 3L lookups
+# (L = max(20, 200000 / n)), subtracted, cancel the setup.
+# Usage: bench/callgrind.sh [backends...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-target}
@@ -17,9 +18,10 @@ echo "|---|---|---|---|---|"
 for backend in ${backends[*]}; do
     for op in plain weighted4 weighted_distinct top3; do
         for n in 8 64 512 4096; do
-            a=$(count "$backend" "$op" "$n" 1000)
-            b=$(count "$backend" "$op" "$n" 3000)
-            python3 -c "d=($b-$a)/2000; print(f'| $backend | $op | $n | {d:.0f} | {d/$n:.2f} |')"
+            lookups=$((200000 / n > 20 ? 200000 / n : 20))
+            a=$(count "$backend" "$op" "$n" "$lookups")
+            b=$(count "$backend" "$op" "$n" $((3 * lookups)))
+            python3 -c "d=($b-$a)/(2*$lookups); print(f'| $backend | $op | $n | {d:.0f} | {d/$n:.2f} |')"
         done
     done
 done
