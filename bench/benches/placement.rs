@@ -202,12 +202,13 @@ fn peers_at(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTi
     });
 
     // A ring with 100 virtual nodes per node (what users do for balance).
+    // `add` re-sorts the whole ring each time; `batch_add` sorts once.
     let mut ring = hashring::HashRing::new();
-    for node in 0..n {
-        for replica in 0..100u32 {
-            ring.add((node, replica));
-        }
-    }
+    ring.batch_add(
+        (0..n)
+            .flat_map(|node| (0..100u32).map(move |replica| (node, replica)))
+            .collect(),
+    );
     g.bench_with_input(BenchmarkId::new("hashring-100vn", n), &n, |b, _| {
         let mut i = 0usize;
         b.iter(|| {

@@ -177,19 +177,7 @@ unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
             b1.gt_ordered(b0),
             V::mask_and(b1.eq(b0), i0.ordered().gt_ordered(i1.ordered())),
         );
-        let b = V::select(take, b1, b0).ordered();
-        let x = V::select(take, i1, i0);
-        let mut scores = [0u64; 8];
-        let mut index = [0u64; 8];
-        b.store(scores.as_mut_ptr());
-        x.store(index.as_mut_ptr());
-        let (mut best, mut best_score) = (index[0], scores[0]);
-        for lane in 1..V::LANES {
-            let (s, j) = (scores[lane], index[lane]);
-            if s > best_score || (s == best_score && j < best) {
-                (best, best_score) = (j, s);
-            }
-        }
+        let (_, best) = V::reduce_argmax(V::select(take, b1, b0), V::select(take, i1, i0));
         best as u32
     }
 }

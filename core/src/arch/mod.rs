@@ -70,6 +70,25 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn select(mask: Self::Mask, a: Self, b: Self) -> Self;
     /// Bit `i` set when lane `i` of the mask is set.
     unsafe fn mask_bits(mask: Self::Mask) -> u32;
+    /// The largest lane of `scores` (given in [`Vector::ordered`] form, returned
+    /// as a plain u64) and the lowest `index` lane holding it. The default
+    /// is branch-free scalar code; ISAs with horizontal reductions override it.
+    #[inline(always)]
+    unsafe fn reduce_argmax(scores: Self, index: Self) -> (u64, u64) {
+        let mut s = [0u64; 8];
+        let mut x = [0u64; 8];
+        // SAFETY: both arrays hold 8 >= LANES values; ISA by the trait contract.
+        unsafe {
+            scores.ordered().store(s.as_mut_ptr());
+            index.store(x.as_mut_ptr());
+        }
+        let best = s[..Self::LANES].iter().fold(0, |m, &v| m.max(v));
+        let at = s[..Self::LANES]
+            .iter()
+            .zip(&x)
+            .fold(u64::MAX, |m, (&v, &i)| if v == best { m.min(i) } else { m });
+        (best, at)
+    }
     /// The weighted-race filter (see [`bounds`]): bit `i` set unless lane
     /// `i` surely loses to `bound`.
     ///

@@ -86,6 +86,15 @@ unsafe impl Vector for Avx512 {
         mask as u32
     }
     #[inline(always)]
+    unsafe fn reduce_argmax(scores: Self, index: Self) -> (u64, u64) {
+        // SAFETY: AVX-512F is supported (trait contract).
+        unsafe {
+            let best = _mm512_reduce_max_epu64(scores.0);
+            let holders = _mm512_cmpeq_epu64_mask(scores.0, _mm512_set1_epi64(best as i64));
+            (best, _mm512_mask_reduce_min_epu64(holders, index.0))
+        }
+    }
+    #[inline(always)]
     unsafe fn race_filter(scores: Self, weights: *const f64, bound: f64) -> u32 {
         // SAFETY: AVX-512F/DQ by the trait contract; `weights..weights + 8`
         // is readable by the caller's guarantee.
