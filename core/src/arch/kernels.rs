@@ -114,11 +114,32 @@ fn weights_fit(table: &NodeTable<'_>) -> bool {
     table.weights.is_none_or(|w| w.len() >= table.hashes.len())
 }
 
+/// The ordered scores of a partial chunk from node `i` (`i < hashes.len() <
+/// i + 2 * LANES`), lanes past the end filled with node 0's hash.
+///
+/// # Safety
+/// The ISA of `V` is supported. (A helper, not a closure: closures would not
+/// inherit the caller's target features and the intrinsics would not inline.)
+#[inline(always)]
+unsafe fn tail_scores<V: Vector>(key: V, hashes: &[u64], i: usize) -> (V, V) {
+    let lanes = V::LANES;
+    let rest = hashes.len() - i;
+    let p = hashes.as_ptr();
+    // SAFETY: each `load_tail` reads only the remaining values; `wrapping_add`
+    // never forms an out-of-bounds pointer with `add` (the second half may
+    // start at the end, with length 0); ISA by the caller.
+    unsafe {
+        let first = V::load_tail(p.wrapping_add(i), rest.min(lanes), hashes[0]);
+        let second = V::load_tail(p.wrapping_add(i + lanes), rest.saturating_sub(lanes), hashes[0]);
+        (mix(key.xor(first)).ordered(), mix(key.xor(second)).ordered())
+    }
+}
+
 /// Plain argmax over all nodes: highest score, ties to the lowest index.
 ///
-/// Full chunks of `2 * LANES` nodes are read in place; a partial chunk (the
-/// tail, or all of a small table) is copied into a buffer padded with copies
-/// of node 0's hash. A padded lane scores exactly like node 0 with a larger
+/// Full chunks of `2 * LANES` nodes are read in place; in a partial chunk
+/// (the tail, or all of a small table) the lanes past the end are filled
+/// with node 0's hash. Such a lane scores exactly like node 0 with a larger
 /// index, so it never wins: node 0 (or something better) always beats it.
 ///
 /// # Safety
@@ -126,22 +147,22 @@ fn weights_fit(table: &NodeTable<'_>) -> bool {
 #[inline(always)]
 unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
     let n = hashes.len();
-    let chunk = 2 * V::LANES;
-    let mut pad = [hashes[0]; 16];
-    // SAFETY: chunks read in place have `i + chunk <= n`; the padded buffer
-    // holds 16 >= chunk values; IOTA has 16 >= chunk entries; ISA by the caller.
+    let lanes = V::LANES;
+    let chunk = 2 * lanes;
+    // SAFETY: full chunks have `i + chunk <= n`, partial ones go through
+    // `tail_scores` (0 < n - i < chunk); IOTA has 16 >= chunk entries; ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
-        let first: &[u64] = if n >= chunk {
-            hashes
+        let (mut b0, mut b1) = if n >= chunk {
+            (
+                scores_at(key, hashes, 0).ordered(),
+                scores_at(key, hashes, lanes).ordered(),
+            )
         } else {
-            pad[..n].copy_from_slice(hashes);
-            &pad
+            tail_scores(key, hashes, 0)
         };
-        let mut b0 = scores_at(key, first, 0).ordered();
-        let mut b1 = scores_at(key, first, V::LANES).ordered();
         let mut i0 = V::load(IOTA.as_ptr());
-        let mut i1 = V::load(IOTA.as_ptr().add(V::LANES));
+        let mut i1 = V::load(IOTA.as_ptr().add(lanes));
         let (mut c0, mut c1) = (i0, i1);
         let step = V::splat(chunk as u64);
         let mut i = chunk;
@@ -149,7 +170,7 @@ unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
             c0 = c0.add(step);
             c1 = c1.add(step);
             let s0 = scores_at(key, hashes, i).ordered();
-            let s1 = scores_at(key, hashes, i + V::LANES).ordered();
+            let s1 = scores_at(key, hashes, i + lanes).ordered();
             let g0 = s0.gt_ordered(b0);
             let g1 = s1.gt_ordered(b1);
             b0 = V::select(g0, s0, b0);
@@ -159,11 +180,9 @@ unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
             i += chunk;
         }
         if i < n {
-            pad[..n - i].copy_from_slice(&hashes[i..]);
             c0 = c0.add(step);
             c1 = c1.add(step);
-            let s0 = scores_at(key, &pad, 0).ordered();
-            let s1 = scores_at(key, &pad, V::LANES).ordered();
+            let (s0, s1) = tail_scores(key, hashes, i);
             let g0 = s0.gt_ordered(b0);
             let g1 = s1.gt_ordered(b1);
             b0 = V::select(g0, s0, b0);
@@ -278,11 +297,8 @@ unsafe fn top_k_plain<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut
             i += 2 * lanes;
         }
         if i < n {
-            // The tail, from a buffer; lanes past the end are masked off.
-            let mut pad = [0u64; 16];
-            pad[..n - i].copy_from_slice(&hashes[i..]);
-            let s0 = scores_at(key, &pad, 0).ordered();
-            let s1 = scores_at(key, &pad, lanes).ordered();
+            // The tail; lanes past the end are masked off.
+            let (s0, s1) = tail_scores(key, hashes, i);
             let bits = V::mask_bits(s0.gt_ordered(bar)) | (V::mask_bits(s1.gt_ordered(bar)) << lanes);
             let bits = bits & ((1u32 << (n - i)) - 1);
             if bits != 0 {

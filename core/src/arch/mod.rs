@@ -42,6 +42,22 @@ pub(crate) unsafe trait Vector: Copy {
     /// # Safety
     /// `p..p + LANES` must be readable.
     unsafe fn load(p: *const u64) -> Self;
+    /// Lanes `0..len` from `p`, the others `fill` (`len <= LANES`). The
+    /// default goes through a buffer; ISAs with masked loads override it
+    /// (a buffer written with scalar stores and read back as a vector stalls
+    /// store forwarding, which costs more than the whole of a small lookup).
+    ///
+    /// # Safety
+    /// `p..p + len` must be readable (`p` itself may be dangling when `len == 0`).
+    #[inline(always)]
+    unsafe fn load_tail(p: *const u64, len: usize, fill: u64) -> Self {
+        let mut buf = [fill; 8];
+        // SAFETY: `p..p + len` is readable and `len <= LANES <= 8`; ISA by the trait contract.
+        unsafe {
+            core::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), len.min(8));
+            Self::load(buf.as_ptr())
+        }
+    }
     /// Writes the lanes to `p..p + LANES`.
     ///
     /// # Safety

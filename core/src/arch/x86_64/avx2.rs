@@ -30,6 +30,16 @@ unsafe impl Vector for Avx2 {
         Avx2(unsafe { _mm256_loadu_si256(p.cast()) })
     }
     #[inline(always)]
+    unsafe fn load_tail(p: *const u64, len: usize, fill: u64) -> Self {
+        // SAFETY: `vpmaskmovq` does not access masked-off lanes (no fault);
+        // `p..p + len` is readable by the caller's guarantee; AVX2 by the trait contract.
+        unsafe {
+            let mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(len as i64), _mm256_setr_epi64x(0, 1, 2, 3));
+            let v = _mm256_maskload_epi64(p.cast(), mask);
+            Avx2(_mm256_blendv_epi8(_mm256_set1_epi64x(fill as i64), v, mask))
+        }
+    }
+    #[inline(always)]
     unsafe fn store(self, p: *mut u64) {
         // SAFETY: writable by the caller's guarantee; AVX by the trait contract.
         unsafe { _mm256_storeu_si256(p.cast(), self.0) }

@@ -29,6 +29,13 @@ unsafe impl Vector for Avx512 {
         Avx512(unsafe { _mm512_loadu_si512(p.cast()) })
     }
     #[inline(always)]
+    unsafe fn load_tail(p: *const u64, len: usize, fill: u64) -> Self {
+        let mask = ((1u32 << len.min(8)) - 1) as __mmask8;
+        // SAFETY: masked-off lanes are not accessed (no fault); `p..p + len`
+        // is readable by the caller's guarantee; AVX-512F by the trait contract.
+        Avx512(unsafe { _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill as i64), mask, p.cast()) })
+    }
+    #[inline(always)]
     unsafe fn store(self, p: *mut u64) {
         // SAFETY: writable by the caller's guarantee; AVX-512F by the trait contract.
         unsafe { _mm512_storeu_si512(p.cast(), self.0) }
