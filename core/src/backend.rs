@@ -1,4 +1,11 @@
-//! Kernel selection. Today only the scalar oracle; SIMD backends plug in here.
+//! Kernel selection: which instruction set runs lookups.
+//!
+//! A [`Backend`] value proves that the CPU supports its kernels (it is only
+//! built by [`Backend::new`] after run-time detection), so the dispatch below
+//! may call the `#[target_feature]` entry points of `crate::arch`. The best
+//! backend is detected once per process and cached ([`Backend::detect`]).
+
+use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::oracle;
 use crate::order::Ranked;
@@ -60,17 +67,26 @@ impl Backend {
         kind: BackendKind::Scalar,
     };
 
-    /// The backend of this kind, if this CPU supports it.
+    /// The backend of this kind, if this CPU (and this build's target) supports it.
     pub fn new(kind: BackendKind) -> Option<Backend> {
-        match kind {
-            BackendKind::Scalar => Some(Backend::SCALAR),
-            _ => None,
-        }
+        supported(kind).then_some(Backend { kind })
     }
 
-    /// The best backend this CPU supports.
+    /// The best backend this CPU supports, detected on the first call and cached.
     pub fn detect() -> Backend {
-        Backend::SCALAR
+        static BEST: AtomicU8 = AtomicU8::new(UNKNOWN);
+        let cached = BEST.load(Ordering::Relaxed);
+        if let Some(&kind) = BackendKind::ALL.get(cached as usize) {
+            return Backend { kind };
+        }
+        let best = BackendKind::ALL
+            .into_iter()
+            .rev()
+            .find(|&k| supported(k))
+            .unwrap_or(BackendKind::Scalar);
+        let position = BackendKind::ALL.iter().position(|&k| k == best).unwrap_or(0);
+        BEST.store(position as u8, Ordering::Relaxed);
+        Backend { kind: best }
     }
 
     /// Every backend this CPU supports.
@@ -90,18 +106,58 @@ impl Backend {
 
     #[inline]
     pub(crate) fn owner(self, table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
-        oracle::owner(table, key_hash)
+        dispatch!(self, owner(table, key_hash), oracle::owner(table, key_hash))
     }
 
     #[inline]
     pub(crate) fn top_k(self, table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
-        oracle::top_k(table, key_hash, out)
+        dispatch!(self, top_k(table, key_hash, out), oracle::top_k(table, key_hash, out))
     }
 
     pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
-        for (slot, key) in out.iter_mut().zip(keys.iter()) {
-            let kh = crate::hash::key_hash(key, table.seed);
-            *slot = self.owner(table, kh).unwrap_or(u32::MAX);
-        }
+        dispatch!(self, owners(table, keys, out), {
+            for (slot, key) in out.iter_mut().zip(keys.iter()) {
+                let kh = crate::hash::key_hash(key, table.seed);
+                *slot = oracle::owner(table, kh).unwrap_or(u32::MAX);
+            }
+        })
     }
 }
+
+/// `BEST` before detection ran (not a position in `BackendKind::ALL`).
+const UNKNOWN: u8 = u8::MAX;
+
+/// Whether this CPU and build support `kind` (the detection is cached by `cpufeatures`).
+fn supported(kind: BackendKind) -> bool {
+    match kind {
+        BackendKind::Scalar => true,
+        BackendKind::Sse2 => cfg!(target_arch = "x86_64"),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Avx2 => crate::arch::x86_64::avx2_supported(),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Avx512 => crate::arch::x86_64::avx512_supported(),
+        BackendKind::Neon => cfg!(target_arch = "aarch64"),
+        #[allow(unreachable_patterns)]
+        _ => false,
+    }
+}
+
+/// Calls `$call` on the kernel module of `$backend`, or evaluates `$scalar`.
+macro_rules! dispatch {
+    ($backend:expr, $name:ident($($arg:expr),*), $scalar:expr) => {
+        match $backend.kind {
+            // SAFETY (every arm): a `Backend` of this kind exists only when
+            // `supported(kind)` held, i.e. the CPU runs these features.
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Sse2 => unsafe { crate::arch::x86_64::sse2::$name($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx2 => unsafe { crate::arch::x86_64::avx2::$name($($arg),*) },
+            #[cfg(target_arch = "x86_64")]
+            BackendKind::Avx512 => unsafe { crate::arch::x86_64::avx512::$name($($arg),*) },
+            #[cfg(target_arch = "aarch64")]
+            BackendKind::Neon => unsafe { crate::arch::aarch64::neon::$name($($arg),*) },
+            _ => $scalar,
+        }
+    };
+}
+use dispatch;

@@ -26,6 +26,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+mod arch;
 mod backend;
 pub mod domains;
 mod error;

@@ -1,0 +1,3 @@
+//! aarch64 backends: NEON (part of the aarch64 baseline).
+
+pub(crate) mod neon;

@@ -1,0 +1,634 @@
+//! The placement algorithms, written once for every [`Vector`] type.
+//!
+//! * Owner, equal weights: a branch-free argmax with two accumulators (score
+//!   and index lanes), reduced at the end; ties go to the lowest index.
+//! * Top-k and drained tables: a threshold scan. The k-th best raw score so
+//!   far is broadcast; a vector of scores is tested against it, and only
+//!   lanes above it (rare after the first few vectors) leave the loop for an
+//!   exact insertion with the oracle's order.
+//! * Weighted: a threshold scan with [`Vector::race_filter`], then intervals
+//!   and, only for near-ties, the exact `ln` (see [`super::bounds`]).
+//! * Batches: one dispatch per batch; for small equal-weight tables the keys
+//!   go in the lanes and the loop runs over the nodes.
+//!
+//! Every function here is `unsafe` only because it calls [`Vector`] methods:
+//! callers must hold the ISA (see [`Vector`]).
+
+use super::bounds::{interval, race_margin};
+use super::{mix, Vector};
+use crate::hash::key_hash;
+use crate::oracle;
+use crate::order::{ranks_before, Ranked};
+use crate::packed::{KeyOffset, PackedKeys};
+use crate::score::pair_score;
+use crate::table::{NodeTable, Shape};
+
+/// Lane indices 0, 1, 2, ... for the argmax index accumulators.
+static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Largest weighted top-k served by the candidate race; larger ones go to the oracle.
+pub(crate) const WEIGHTED_K_MAX: usize = 16;
+/// Candidates a weighted race keeps (then it prunes; if still full, the oracle answers).
+const CANDIDATES: usize = 24;
+/// Equal-weight tables up to this size run batches with keys in lanes.
+const KEYS_IN_LANES_MAX_NODES: usize = 24;
+
+/// The mixed scores of nodes `i..i + LANES`.
+///
+/// # Safety
+/// `i + LANES <= hashes.len()` and the ISA of `V` is supported.
+#[inline(always)]
+unsafe fn scores_at<V: Vector>(key: V, hashes: &[u64], i: usize) -> V {
+    debug_assert!(i + V::LANES <= hashes.len());
+    // SAFETY: in bounds by the caller's guarantee; ISA by the trait contract.
+    unsafe { mix(key.xor(V::load(hashes.as_ptr().add(i)))) }
+}
+
+/// The owner of `key_hash`; `None` when no node is eligible.
+///
+/// # Safety
+/// The ISA of `V` is supported.
+#[inline(always)]
+pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+    if table.summary.eligible == 0 || !weights_fit(table) {
+        return oracle::owner(table, key_hash);
+    }
+    // SAFETY: forwarded caller guarantee.
+    unsafe {
+        match table.summary.shape {
+            Shape::AllEqual => Some(argmax::<V>(table.hashes, key_hash)),
+            Shape::EqualWithDrained => {
+                let mut best = [Ranked::EMPTY];
+                (top_k_plain::<V>(table, key_hash, &mut best) == 1).then_some(best[0].index)
+            }
+            Shape::Weighted => owner_weighted::<V>(table, key_hash),
+        }
+    }
+}
+
+/// The best `out.len()` eligible nodes, best first; returns how many.
+///
+/// # Safety
+/// The ISA of `V` is supported.
+#[inline(always)]
+pub(crate) unsafe fn top_k<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+    let k = out.len();
+    if k == 0 || k >= table.eligible() || !weights_fit(table) {
+        // Empty, or the full ranking: the oracle's sort is the work either way.
+        return oracle::top_k(table, key_hash, out);
+    }
+    // SAFETY: forwarded caller guarantee.
+    unsafe {
+        match table.summary.shape {
+            Shape::AllEqual | Shape::EqualWithDrained => top_k_plain::<V>(table, key_hash, out),
+            Shape::Weighted if k <= WEIGHTED_K_MAX => top_k_weighted::<V>(table, key_hash, out),
+            Shape::Weighted => oracle::top_k(table, key_hash, out),
+        }
+    }
+}
+
+/// The owner of every key in `keys` (`u32::MAX` where none is eligible).
+///
+/// # Safety
+/// The ISA of `V` is supported.
+#[inline(always)]
+pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
+    let n = table.hashes.len();
+    // SAFETY: forwarded caller guarantee.
+    unsafe {
+        if table.summary.shape == Shape::AllEqual && n > 0 && n <= KEYS_IN_LANES_MAX_NODES {
+            owners_keys_in_lanes::<V, O>(table, keys, out);
+            return;
+        }
+        for (slot, key) in out.iter_mut().zip(keys.iter()) {
+            *slot = owner::<V>(table, key_hash(key, table.seed)).unwrap_or(u32::MAX);
+        }
+    }
+}
+
+/// Whether the weights (when present) cover every node, so the kernels may
+/// read `weights[i]` for every node `i`. `NodeTable::from_summary` does not
+/// check this; a mismatched table falls back to the oracle.
+#[inline(always)]
+fn weights_fit(table: &NodeTable<'_>) -> bool {
+    table.weights.is_none_or(|w| w.len() >= table.hashes.len())
+}
+
+/// The ordered scores of a partial chunk from node `i` (`i < hashes.len() <
+/// i + 2 * LANES`), lanes past the end filled with node 0's hash.
+///
+/// # Safety
+/// The ISA of `V` is supported. (A helper, not a closure: closures would not
+/// inherit the caller's target features and the intrinsics would not inline.)
+#[inline(always)]
+unsafe fn tail_scores<V: Vector>(key: V, hashes: &[u64], i: usize) -> (V, V) {
+    let lanes = V::LANES;
+    let rest = hashes.len() - i;
+    let p = hashes.as_ptr();
+    // SAFETY: each `load_tail` reads only the remaining values; `wrapping_add`
+    // never forms an out-of-bounds pointer with `add` (the second half may
+    // start at the end, with length 0); ISA by the caller.
+    unsafe {
+        let first = V::load_tail(p.wrapping_add(i), rest.min(lanes), hashes[0]);
+        let second = V::load_tail(p.wrapping_add(i + lanes), rest.saturating_sub(lanes), hashes[0]);
+        (mix(key.xor(first)).ordered(), mix(key.xor(second)).ordered())
+    }
+}
+
+/// Plain argmax over all nodes: highest score, ties to the lowest index.
+///
+/// Full chunks of `2 * LANES` nodes are read in place; in a partial chunk
+/// (the tail, or all of a small table) the lanes past the end are filled
+/// with node 0's hash. Such a lane scores exactly like node 0 with a larger
+/// index, so it never wins: node 0 (or something better) always beats it.
+///
+/// # Safety
+/// `hashes` is not empty; the ISA of `V` is supported.
+#[inline(always)]
+unsafe fn argmax<V: Vector>(hashes: &[u64], key_hash: u64) -> u32 {
+    let n = hashes.len();
+    let lanes = V::LANES;
+    let chunk = 2 * lanes;
+    // SAFETY: full chunks have `i + chunk <= n`, partial ones go through
+    // `tail_scores` (0 < n - i < chunk); IOTA has 16 >= chunk entries; ISA by the caller.
+    unsafe {
+        let key = V::splat(key_hash);
+        let (mut b0, mut b1) = if n >= chunk {
+            (
+                scores_at(key, hashes, 0).ordered(),
+                scores_at(key, hashes, lanes).ordered(),
+            )
+        } else {
+            tail_scores(key, hashes, 0)
+        };
+        let mut i0 = V::load(IOTA.as_ptr());
+        let mut i1 = V::load(IOTA.as_ptr().add(lanes));
+        let (mut c0, mut c1) = (i0, i1);
+        let step = V::splat(chunk as u64);
+        let mut i = chunk;
+        while i + chunk <= n {
+            c0 = c0.add(step);
+            c1 = c1.add(step);
+            let s0 = scores_at(key, hashes, i).ordered();
+            let s1 = scores_at(key, hashes, i + lanes).ordered();
+            let g0 = s0.gt_ordered(b0);
+            let g1 = s1.gt_ordered(b1);
+            b0 = V::select(g0, s0, b0);
+            i0 = V::select(g0, c0, i0);
+            b1 = V::select(g1, s1, b1);
+            i1 = V::select(g1, c1, i1);
+            i += chunk;
+        }
+        if i < n {
+            c0 = c0.add(step);
+            c1 = c1.add(step);
+            let (s0, s1) = tail_scores(key, hashes, i);
+            let g0 = s0.gt_ordered(b0);
+            let g1 = s1.gt_ordered(b1);
+            b0 = V::select(g0, s0, b0);
+            i0 = V::select(g0, c0, i0);
+            b1 = V::select(g1, s1, b1);
+            i1 = V::select(g1, c1, i1);
+        }
+        // Merge the accumulators: higher score, then lower index. Index
+        // lanes are below 2^33, so `ordered` keeps their order.
+        let take = V::mask_or(
+            b1.gt_ordered(b0),
+            V::mask_and(b1.eq(b0), i0.ordered().gt_ordered(i1.ordered())),
+        );
+        let (_, best) = V::reduce_argmax(V::select(take, b1, b0), V::select(take, i1, i0));
+        best as u32
+    }
+}
+
+/// [`ranks_before`] for equal-weight standings (whose `weighted` is 0.0):
+/// raw score, then node hash, descending, then index ascending.
+#[inline(always)]
+fn before_plain(a: &Ranked, b: &Ranked) -> bool {
+    (a.score, a.node_hash, !a.index) > (b.score, b.node_hash, !b.index)
+}
+
+/// Inserts the equal-weight standing `c` into the sorted `out[..*len]`,
+/// keeping at most `out.len()`.
+#[inline]
+fn insert(out: &mut [Ranked], len: &mut usize, c: Ranked) {
+    let k = out.len();
+    if *len == k && !before_plain(&c, &out[k - 1]) {
+        return;
+    }
+    let mut pos = if *len < k { *len } else { k - 1 };
+    while pos > 0 && before_plain(&c, &out[pos - 1]) {
+        out[pos] = out[pos - 1];
+        pos -= 1;
+    }
+    out[pos] = c;
+    if *len < k {
+        *len += 1;
+    }
+}
+
+/// Whether node `i` is eligible in an equal-weight table (`weights` is
+/// `None` when every node is).
+#[inline(always)]
+fn eligible(weights: Option<&[f64]>, i: usize) -> bool {
+    weights.is_none_or(|w| w[i] != 0.0)
+}
+
+/// Inserts the eligible nodes of the lanes set in `bits`, from node `base`;
+/// returns the new threshold (the k-th best raw score).
+#[inline(never)]
+fn admit_plain(
+    out: &mut [Ranked],
+    hashes: &[u64],
+    weights: Option<&[f64]>,
+    key_hash: u64,
+    base: usize,
+    mut bits: u32,
+) -> u64 {
+    let mut len = out.len();
+    while bits != 0 {
+        let j = base + bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if eligible(weights, j) {
+            insert(out, &mut len, Ranked::unweighted(key_hash, hashes[j], j as u32));
+        }
+    }
+    out[out.len() - 1].score
+}
+
+/// Top-k (k >= 1) for equal-weight tables, with or without drained nodes.
+///
+/// # Safety
+/// The ISA of `V` is supported; `out` is not empty.
+#[inline(always)]
+unsafe fn top_k_plain<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+    let hashes = table.hashes;
+    let n = hashes.len();
+    let k = out.len();
+    let weights = match table.summary.shape {
+        Shape::AllEqual => None,
+        _ => table.weights,
+    };
+    // The first k eligible nodes fill the list.
+    let (mut len, mut i) = (0, 0);
+    while len < k && i < n {
+        if eligible(weights, i) {
+            insert(out, &mut len, Ranked::unweighted(key_hash, hashes[i], i as u32));
+        }
+        i += 1;
+    }
+    if len < k {
+        return len;
+    }
+    let mut threshold = out[k - 1].score;
+    let lanes = V::LANES;
+    // SAFETY: `i + 2 * lanes <= n` for both loads; ISA by the caller.
+    unsafe {
+        let key = V::splat(key_hash);
+        let mut bar = V::splat(threshold).ordered();
+        while i + 2 * lanes <= n {
+            let s0 = scores_at(key, hashes, i).ordered();
+            let s1 = scores_at(key, hashes, i + lanes).ordered();
+            let bits = V::mask_bits(s0.gt_ordered(bar)) | (V::mask_bits(s1.gt_ordered(bar)) << lanes);
+            if bits != 0 {
+                threshold = admit_plain(out, hashes, weights, key_hash, i, bits);
+                bar = V::splat(threshold).ordered();
+            }
+            i += 2 * lanes;
+        }
+        if i < n {
+            // The tail; lanes past the end are masked off.
+            let (s0, s1) = tail_scores(key, hashes, i);
+            let bits = V::mask_bits(s0.gt_ordered(bar)) | (V::mask_bits(s1.gt_ordered(bar)) << lanes);
+            let bits = bits & ((1u32 << (n - i)) - 1);
+            if bits != 0 {
+                admit_plain(out, hashes, weights, key_hash, i, bits);
+            }
+        }
+    }
+    k
+}
+
+/// A node still in the weighted race, with bounds on `E = -weighted_score`.
+#[derive(Clone, Copy)]
+struct Candidate {
+    lo: f64,
+    hi: f64,
+    index: u32,
+}
+
+/// The candidates of a weighted race, sorted by `hi`, and the race's bound:
+/// the k-th smallest `hi` (infinite until k candidates are known). A node
+/// whose `E` surely exceeds the bound is out: k candidates beat it.
+struct Race {
+    cands: [Candidate; CANDIDATES],
+    len: usize,
+    k: usize,
+    bound: f64,
+}
+
+impl Race {
+    fn new(k: usize) -> Race {
+        Race {
+            cands: [Candidate {
+                lo: 0.0,
+                hi: 0.0,
+                index: 0,
+            }; CANDIDATES],
+            len: 0,
+            k,
+            bound: f64::INFINITY,
+        }
+    }
+
+    /// Considers node `j`; `false` when the candidate list overflowed.
+    #[inline]
+    fn admit(&mut self, j: usize, score: u64, weight: f64) -> bool {
+        let (lo, hi) = interval(score, weight);
+        if lo > self.bound {
+            return true;
+        }
+        if self.len == CANDIDATES {
+            let bound = self.bound;
+            let mut kept = 0;
+            for r in 0..self.len {
+                if self.cands[r].lo <= bound {
+                    self.cands[kept] = self.cands[r];
+                    kept += 1;
+                }
+            }
+            self.len = kept;
+            if kept == CANDIDATES {
+                return false;
+            }
+        }
+        let mut pos = self.len;
+        while pos > 0 && self.cands[pos - 1].hi > hi {
+            self.cands[pos] = self.cands[pos - 1];
+            pos -= 1;
+        }
+        self.cands[pos] = Candidate {
+            lo,
+            hi,
+            index: j as u32,
+        };
+        self.len += 1;
+        if self.len >= self.k {
+            self.bound = self.cands[self.k - 1].hi;
+        }
+        true
+    }
+
+    /// Admits the eligible nodes of the lanes set in `bits`, from node `base`.
+    ///
+    /// The lane with the smallest `(1 - u) / w` (a lower bound on `E`, and
+    /// close to it where it matters) goes first, so the bound drops at once
+    /// and the other lanes are usually turned away by the same cheap test
+    /// the vector filter applies, before any logarithm.
+    #[inline(never)]
+    fn admit_lanes(&mut self, hashes: &[u64], weights: &[f64], key_hash: u64, base: usize, bits: u32) -> bool {
+        let mut first = usize::MAX;
+        let mut first_key = f64::INFINITY;
+        let mut rest = bits;
+        while rest != 0 {
+            let j = base + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let w = weights[j];
+            if w != 0.0 {
+                let order_key = (!pair_score(key_hash, hashes[j]) >> 11) as f64 / w;
+                if order_key <= first_key {
+                    (first, first_key) = (j, order_key);
+                }
+            }
+        }
+        if first == usize::MAX {
+            return true;
+        }
+        if !self.admit(first, pair_score(key_hash, hashes[first]), weights[first]) {
+            return false;
+        }
+        let mut rest = bits;
+        while rest != 0 {
+            let j = base + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let (w, score) = (weights[j], pair_score(key_hash, hashes[j]));
+            if j != first && w != 0.0 && !surely_loses(score, w, self.bound) && !self.admit(j, score, w) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Moves the candidates that can still place (lo <= bound) to the front;
+    /// returns how many.
+    fn survivors(&mut self) -> usize {
+        let mut kept = 0;
+        for r in 0..self.len {
+            if self.cands[r].lo <= self.bound {
+                self.cands[kept] = self.cands[r];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+        kept
+    }
+}
+
+/// The scalar form of [`Vector::race_filter`]: whether a node with this raw
+/// score and weight surely ranks after the candidates that set `bound`.
+#[inline(always)]
+fn surely_loses(score: u64, weight: f64, bound: f64) -> bool {
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    // k < 2^53 converts exactly; the product is rounded once, as in the filter.
+    (!score >> 11) as f64 > race_margin(bound) * TWO_53 * weight
+}
+
+/// Runs the weighted race over every node; `false` if the candidate list
+/// overflowed (many nodes within 2^-34 of each other, e.g. duplicated hashes).
+///
+/// # Safety
+/// The ISA of `V` is supported; the table is `Weighted` and its weights cover
+/// every node.
+#[inline(always)]
+unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut Race) -> bool {
+    let hashes = table.hashes;
+    let Some(weights) = table.weights else {
+        return false;
+    };
+    let n = hashes.len();
+    let lanes = V::LANES;
+    let mut i = 0;
+    // SAFETY: `i + 2 * lanes <= n <= weights.len()` for every load; ISA by the caller.
+    unsafe {
+        let key = V::splat(key_hash);
+        let mut bar = race_margin(race.bound);
+        while i + 2 * lanes <= n {
+            let s0 = scores_at(key, hashes, i);
+            let s1 = scores_at(key, hashes, i + lanes);
+            let w = weights.as_ptr().add(i);
+            let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
+            if bits != 0 {
+                if !race.admit_lanes(hashes, weights, key_hash, i, bits) {
+                    return false;
+                }
+                bar = race_margin(race.bound);
+            }
+            i += 2 * lanes;
+        }
+        if i < n {
+            // The tail, from buffers; lanes past the end are masked off.
+            let mut pad = [0u64; 16];
+            let mut pad_weights = [0f64; 16];
+            pad[..n - i].copy_from_slice(&hashes[i..]);
+            pad_weights[..n - i].copy_from_slice(&weights[i..n]);
+            let s0 = scores_at(key, &pad, 0);
+            let s1 = scores_at(key, &pad, lanes);
+            let w = pad_weights.as_ptr();
+            let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
+            let bits = bits & ((1u32 << (n - i)) - 1);
+            if bits != 0 && !race.admit_lanes(hashes, weights, key_hash, i, bits) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The exact standing of node `j` (computes the fixed-point `ln`).
+#[inline]
+fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
+    let j_us = j as usize;
+    Ranked::weighted(key_hash, table.hashes[j_us], table.weight(j_us), j)
+}
+
+/// Owner of a weighted table.
+///
+/// # Safety
+/// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
+#[inline(always)]
+unsafe fn owner_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+    // SAFETY: forwarded caller guarantee.
+    let mut race = Race::new(1);
+    // SAFETY: forwarded caller guarantee.
+    if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
+        return oracle::owner(table, key_hash);
+    }
+    let alive = race.survivors();
+    if alive == 1 {
+        return Some(race.cands[0].index);
+    }
+    let mut best: Option<Ranked> = None;
+    for c in &race.cands[..alive] {
+        let r = exact(table, key_hash, c.index);
+        if best.is_none_or(|b| ranks_before(&r, &b)) {
+            best = Some(r);
+        }
+    }
+    best.map(|b| b.index)
+}
+
+/// A race survivor being ordered: bounds, and the exact standing once needed.
+#[derive(Clone, Copy)]
+struct Survivor {
+    lo: f64,
+    hi: f64,
+    index: u32,
+    exact: Option<Ranked>,
+}
+
+/// Whether survivor `a` ranks before survivor `b`. Disjoint intervals decide
+/// (they agree with the exact order); overlapping ones use the exact standings.
+fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: usize, b: usize) -> bool {
+    if s[a].hi < s[b].lo {
+        return true;
+    }
+    if s[b].hi < s[a].lo {
+        return false;
+    }
+    let (ia, ib) = (s[a].index, s[b].index);
+    let ea = *s[a].exact.get_or_insert_with(|| exact(table, key_hash, ia));
+    let eb = *s[b].exact.get_or_insert_with(|| exact(table, key_hash, ib));
+    ranks_before(&ea, &eb)
+}
+
+/// Top-k of a weighted table, `1 <= k <= WEIGHTED_K_MAX`, `k < eligible`.
+///
+/// # Safety
+/// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
+#[inline(always)]
+unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+    let k = out.len();
+    // SAFETY: forwarded caller guarantee.
+    let mut race = Race::new(k);
+    // SAFETY: forwarded caller guarantee.
+    if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
+        return oracle::top_k(table, key_hash, out);
+    }
+    let alive = race.survivors();
+    let mut s = [Survivor {
+        lo: 0.0,
+        hi: 0.0,
+        index: 0,
+        exact: None,
+    }; CANDIDATES];
+    for (dst, c) in s.iter_mut().zip(&race.cands[..alive]) {
+        *dst = Survivor {
+            lo: c.lo,
+            hi: c.hi,
+            index: c.index,
+            exact: None,
+        };
+    }
+    let s = &mut s[..alive];
+    for i in 1..alive {
+        let mut j = i;
+        while j > 0 && survivor_before(table, key_hash, s, j, j - 1) {
+            s.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let k = k.min(alive);
+    for (slot, c) in out.iter_mut().zip(s.iter()).take(k) {
+        *slot = c.exact.unwrap_or_else(|| exact(table, key_hash, c.index));
+    }
+    k
+}
+
+/// Batch owners for small equal-weight tables: `LANES` keys at a time, one
+/// lane per key, looping over the nodes (no horizontal reduction).
+///
+/// # Safety
+/// The ISA of `V` is supported; the table is `AllEqual` and not empty.
+#[inline(always)]
+unsafe fn owners_keys_in_lanes<V: Vector, O: KeyOffset>(
+    table: &NodeTable<'_>,
+    keys: &PackedKeys<'_, O>,
+    out: &mut [u32],
+) {
+    let hashes = table.hashes;
+    let lanes = V::LANES;
+    let mut key_hashes = [0u64; 8];
+    let mut winners = [0u64; 8];
+    let mut keys_iter = keys.iter();
+    for chunk in out.chunks_mut(lanes) {
+        for (h, key) in key_hashes.iter_mut().zip(keys_iter.by_ref().take(chunk.len())) {
+            *h = key_hash(key, table.seed);
+        }
+        // SAFETY: the arrays hold 8 >= lanes values; ISA by the caller.
+        unsafe {
+            let kh = V::load(key_hashes.as_ptr());
+            let mut best = mix(kh.xor(V::splat(hashes[0]))).ordered();
+            let mut index = V::splat(0);
+            for (j, &h) in hashes.iter().enumerate().skip(1) {
+                let s = mix(kh.xor(V::splat(h))).ordered();
+                let g = s.gt_ordered(best);
+                best = V::select(g, s, best);
+                index = V::select(g, V::splat(j as u64), index);
+            }
+            index.store(winners.as_mut_ptr());
+        }
+        for (slot, &w) in chunk.iter_mut().zip(&winners) {
+            *slot = w as u32;
+        }
+    }
+}
