@@ -574,6 +574,17 @@ func (s *nodeSet) Len() int { return len(s.view.Load().ids) }
 // Nodes returns the node ids in index order.
 func (s *nodeSet) Nodes() []string { return append([]string(nil), s.view.Load().ids...) }
 
+// Backend names the kernel lookups run on ("scalar", "sse2", "avx2",
+// "avx512" or "neon"), chosen once per process from the CPU, or forced with
+// the LONGSTRAW_BACKEND environment variable. It never changes placement.
+func (s *nodeSet) Backend() string {
+	var name *C.char
+	if C.longstraw_snapshot_backend(s.view.Load().snap, &name) != C.LONGSTRAW_OK {
+		return "unknown"
+	}
+	return C.GoString(name)
+}
+
 // Domains returns each node's failure domain in index order ("" for none).
 func (s *nodeSet) Domains() []string { return append([]string(nil), s.view.Load().domains...) }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -208,5 +209,20 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if r.Len() != 4 {
 		t.Errorf("Len = %d", r.Len())
+	}
+}
+
+func TestBackendNamesTheKernel(t *testing.T) {
+	r, err := New([]string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Backend()
+	known := map[string]bool{"scalar": true, "sse2": true, "avx2": true, "avx512": true, "neon": true}
+	if !known[got] {
+		t.Fatalf("Backend() = %q, not a known kernel", got)
+	}
+	if want := os.Getenv("LONGSTRAW_BACKEND"); want != "" && want != "auto" && got != want {
+		t.Fatalf("LONGSTRAW_BACKEND=%s but Backend() = %q", want, got)
 	}
 }
