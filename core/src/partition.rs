@@ -326,7 +326,7 @@ pub fn build_range(
     check_domains(nodes, domains)?;
     let total = rows_len(bits, replicas)?;
     let end = first as usize * replicas + rows.len();
-    if rows.len() % replicas != 0 || end > total {
+    if !rows.len().is_multiple_of(replicas) || end > total {
         return Err(Error::LengthMismatch {
             expected: total - (first as usize * replicas).min(total),
             actual: rows.len(),
