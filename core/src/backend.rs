@@ -114,6 +114,16 @@ impl Backend {
         dispatch!(self, top_k(table, key_hash, out), oracle::top_k(table, key_hash, out))
     }
 
+    /// One skeleton level's first-order group race; `None` when it cannot decide.
+    #[inline]
+    pub(crate) fn group_race(self, key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+        dispatch!(
+            self,
+            group_race(key_hash, hashes, inv_weights),
+            crate::skeleton::race_columns_scalar(key_hash, hashes, inv_weights)
+        )
+    }
+
     pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
         dispatch!(self, owners(table, keys, out), {
             for (slot, key) in out.iter_mut().zip(keys.iter()) {

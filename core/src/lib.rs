@@ -50,7 +50,7 @@ pub use packed::{KeyOffset, PackedKeys};
 pub use partition::{PartitionTable, MAX_PARTITION_BITS, MAX_REPLICAS, NO_NODE};
 pub use placement::Placement;
 pub use score::{mix, pair_score, weighted_score, MIX_MUL_1, MIX_MUL_2};
-pub use skeleton::{Group, Skeleton, SkeletonShape};
+pub use skeleton::{Group, GroupColumns, Skeleton, SkeletonShape};
 pub use table::{NodeTable, Shape, TableSummary};
 pub use weight::{validate_weight, MAX_WEIGHT, MIN_WEIGHT};
 

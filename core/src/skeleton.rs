@@ -11,6 +11,7 @@
 //! map from sorted position to the caller's node index, and the groups that
 //! [`build_groups`] writes.
 
+use crate::arch::{mix as mix_lanes, Vector};
 use crate::backend::Backend;
 use crate::error::Error;
 use crate::hash::key_hash;
@@ -227,6 +228,34 @@ pub struct Skeleton<'a> {
     index: &'a [u32],
     groups: &'a [Group],
     root_end: usize,
+    columns: Option<GroupColumns<'a>>,
+}
+
+/// The groups' hashes and `1 / weight`s as two flat arrays in group order
+/// (see [`write_group_columns`]), so that one level's race is a SIMD kernel
+/// over contiguous lanes instead of a walk over [`Group`] records.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupColumns<'a> {
+    hashes: &'a [u64],
+    inv_weights: &'a [f64],
+}
+
+/// Copies every group's hash and `inv_weight` into two flat arrays of
+/// `groups.len()` values each, for [`Skeleton::with_group_columns`].
+pub fn write_group_columns(groups: &[Group], hashes: &mut [u64], inv_weights: &mut [f64]) -> Result<(), Error> {
+    for len in [hashes.len(), inv_weights.len()] {
+        if len != groups.len() {
+            return Err(Error::LengthMismatch {
+                expected: groups.len(),
+                actual: len,
+            });
+        }
+    }
+    for ((g, h), inv) in groups.iter().zip(hashes.iter_mut()).zip(inv_weights.iter_mut()) {
+        *h = g.hash;
+        *inv = g.inv_weight;
+    }
+    Ok(())
 }
 
 impl<'a> Skeleton<'a> {
@@ -234,6 +263,7 @@ impl<'a> Skeleton<'a> {
     /// `index[i]` is the caller's index of sorted node `i`; `groups` is what
     /// [`build_groups`] wrote for them. Mismatched parts are not unsafe, but
     /// placements are then unspecified.
+    #[inline]
     pub fn new(
         nodes: NodeTable<'a>,
         shape: SkeletonShape,
@@ -264,6 +294,26 @@ impl<'a> Skeleton<'a> {
             index,
             groups,
             root_end,
+            columns: None,
+        })
+    }
+
+    /// The same view, racing each level on its backend's SIMD kernel over
+    /// `hashes` and `inv_weights` as [`write_group_columns`] wrote them for
+    /// this view's groups. Results are identical with or without them.
+    #[inline]
+    pub fn with_group_columns(self, hashes: &'a [u64], inv_weights: &'a [f64]) -> Result<Self, Error> {
+        for len in [hashes.len(), inv_weights.len()] {
+            if len != self.groups.len() {
+                return Err(Error::LengthMismatch {
+                    expected: self.groups.len(),
+                    actual: len,
+                });
+            }
+        }
+        Ok(Skeleton {
+            columns: Some(GroupColumns { hashes, inv_weights }),
+            ..self
         })
     }
 
@@ -304,7 +354,16 @@ impl<'a> Skeleton<'a> {
         let mut leaf = (0usize, self.nodes.hashes().len());
         for level in 1..=self.shape.levels {
             let gs = self.groups.get(lo..hi)?;
-            let c = race_groups(key_hash, gs)?;
+            let c = match self.columns {
+                Some(cols) => {
+                    let (hashes, inv) = (cols.hashes.get(lo..hi)?, cols.inv_weights.get(lo..hi)?);
+                    match self.nodes.backend().group_race(key_hash, hashes, inv) {
+                        Some(c) => c,
+                        None => race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?,
+                    }
+                }
+                None => race_groups(key_hash, gs)?,
+            };
             let g = &gs[c];
             (lo, hi) = (g.start as usize, g.end as usize);
             if level == self.shape.levels {
@@ -323,17 +382,9 @@ impl<'a> Skeleton<'a> {
     }
 
     fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<usize> {
+        // Every shape, weighted too, on the table's dispatched kernel.
         let leaf = self.leaf_table(lo, hi, summary)?;
-        match (summary.shape, leaf.weights()) {
-            (Shape::Weighted, Some(w)) => {
-                let h = leaf.hashes();
-                race(key_hash, h.len(), |i| {
-                    let wi = w[i];
-                    (h[i], wi, if wi == 0.0 { 0.0 } else { 1.0 / wi })
-                })
-            }
-            _ => leaf.owner_of_hash(key_hash).map(|i| i as usize),
-        }
+        leaf.owner_of_hash(key_hash).map(|i| i as usize)
     }
 
     /// Writes the first `out.len()` nodes of the key's skeleton ranking (SPEC.md
@@ -627,6 +678,126 @@ fn race_groups(key_hash: u64, gs: &[Group]) -> Option<usize> {
         return Some(best);
     }
     race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))
+}
+
+/// Most children of one group the column kernel races (larger groups are
+/// impossible: the fan-out is at most `2^MAX_FANOUT_BITS`).
+const COLUMN_RACE_MAX: usize = 1 << MAX_FANOUT_BITS;
+/// The low bits of a leader key that hold the child's index.
+const INDEX_BITS: u64 = COLUMN_RACE_MAX as u64 - 1;
+
+/// [`race_groups`]'s first-order race over one level's columns, with the
+/// scores mixed on `V`'s lanes. `Some(winner)` when the bounds decide (as
+/// [`race_groups`] would), `None` when [`race_tight`] must (near-ties, no
+/// eligible child, or more than [`COLUMN_RACE_MAX`] children).
+///
+/// # Safety
+/// The ISA of `V` is supported.
+#[inline(always)]
+pub(crate) unsafe fn race_columns<V: Vector>(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    let n = hashes.len();
+    if n == 0 || n > COLUMN_RACE_MAX || inv_weights.len() != n {
+        return None;
+    }
+    let mut scores = [0u64; COLUMN_RACE_MAX];
+    // SAFETY: full vectors read `i..i + LANES <= n`, the tail reads `i..n`;
+    // stores write `i..i + LANES <= COLUMN_RACE_MAX` (LANES divides 64); ISA by the caller.
+    unsafe {
+        let key = V::splat(key_hash);
+        let p = hashes.as_ptr();
+        let mut i = 0;
+        while i < n {
+            let h = if i + V::LANES <= n {
+                V::load(p.add(i))
+            } else {
+                V::load_tail(p.wrapping_add(i), n - i, 0)
+            };
+            mix_lanes(key.xor(h)).store(scores.as_mut_ptr().add(i));
+            i += V::LANES;
+        }
+    }
+    decide_columns(&scores[..n], inv_weights)
+}
+
+/// [`race_columns`] for the scalar backend.
+pub(crate) fn race_columns_scalar(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    let n = hashes.len();
+    if n == 0 || n > COLUMN_RACE_MAX || inv_weights.len() != n {
+        return None;
+    }
+    let mut scores = [0u64; COLUMN_RACE_MAX];
+    for (s, &h) in scores.iter_mut().zip(hashes) {
+        *s = pair_score(key_hash, h);
+    }
+    decide_columns(&scores[..n], inv_weights)
+}
+
+/// An f64 as a u64 with the same order (for non-NaN values), so the
+/// reductions below are integer max scans the compiler vectorises.
+#[inline(always)]
+fn ordered_bits(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | 1 << 63
+    }
+}
+
+/// The decision of [`race_groups`] from raw scores, refined: a child whose
+/// first-order bound does not clear the leader gets the third-order bound of
+/// [`race_tight`] before giving up. Drained children (`inv_weight == 0`) get
+/// key 0, below every eligible child.
+#[inline(always)]
+fn decide_columns(scores: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    let n = scores.len();
+    let mut his = [f64::NAN; COLUMN_RACE_MAX];
+    let mut keys = [0u64; COLUMN_RACE_MAX];
+    for (i, (((h, k), &s), &inv)) in his
+        .iter_mut()
+        .zip(keys.iter_mut())
+        .zip(scores)
+        .zip(inv_weights)
+        .enumerate()
+    {
+        let hi = (ABS - one_minus_u_floor(s)) * inv;
+        *h = if inv == 0.0 { f64::NAN } else { hi };
+        // The low 6 bits name the child (lower index wins a tie), so one
+        // integer max finds the leader. Dropping them may pick a child
+        // within 2^-46 of the true leader; the check below then fails
+        // (the true leader's bound reaches the chosen one's) and the exact
+        // race decides.
+        let index = (COLUMN_RACE_MAX - 1 - i) as u64;
+        *k = if inv == 0.0 {
+            0
+        } else {
+            (ordered_bits(hi) & !INDEX_BITS) | index
+        };
+    }
+    let his = &his[..n];
+    let best_key = keys.iter().fold(0, |m, &k| m.max(k));
+    if best_key == 0 {
+        return None;
+    }
+    let best = COLUMN_RACE_MAX - 1 - (best_key & INDEX_BITS) as usize;
+    if best >= n {
+        return None;
+    }
+    let lo = lower_bound(one_minus_u(scores[best]), inv_weights[best]);
+    // Pass 1's bound, widened as in `race`; drained children (NaN) never
+    // count, the leader always does.
+    let contenders = his
+        .iter()
+        .fold(0u32, |c, &h| c + u32::from(h + h.abs() * (4.0 * REL) >= lo));
+    if contenders <= 1 {
+        return Some(best);
+    }
+    for (j, &h) in his.iter().enumerate() {
+        if j != best && h + h.abs() * (4.0 * REL) >= lo && upper_bound(one_minus_u(scores[j]), inv_weights[j]) >= lo {
+            return None;
+        }
+    }
+    Some(best)
 }
 
 /// The race when the first-order bounds are too close to call: third-order

@@ -99,6 +99,7 @@ impl<'a> NodeTable<'a> {
     ///
     /// Passing a summary that does not match the slices is not unsafe, but the
     /// placements are then unspecified.
+    #[inline]
     pub fn from_summary(seed: u64, hashes: &'a [u64], weights: Option<&'a [f64]>, summary: TableSummary) -> Self {
         NodeTable {
             seed,
@@ -110,6 +111,7 @@ impl<'a> NodeTable<'a> {
     }
 
     /// The same view running on another backend.
+    #[inline]
     pub fn with_backend(self, backend: Backend) -> Self {
         NodeTable { backend, ..self }
     }

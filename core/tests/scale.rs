@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use common::*;
 use longstraw::domains::{top_k_distinct, top_k_distinct_of_hash};
 use longstraw::partition::{self, partition_key_hash, partition_of, NO_NODE};
-use longstraw::skeleton::{build_groups, group_hash, race_bounded, race_exact};
-use longstraw::{key_hash, node_hash, Group, NodeTable, PartitionTable, Ranked, Skeleton, SkeletonShape};
+use longstraw::skeleton::{build_groups, group_hash, race_bounded, race_exact, write_group_columns};
+use longstraw::{key_hash, node_hash, Backend, Group, NodeTable, PartitionTable, Ranked, Skeleton, SkeletonShape};
 
 fn ranking(table: &NodeTable<'_>, kh: u64) -> Vec<u32> {
     let mut buf = vec![Ranked::EMPTY; table.eligible()];
@@ -285,6 +285,14 @@ impl OwnedSkeleton {
         let t = NodeTable::new(self.seed, &self.hashes, Some(&self.weights)).unwrap();
         Skeleton::new(t, self.shape, &self.index, &self.groups).unwrap()
     }
+
+    /// Flat group hashes and inverse weights for [`Skeleton::with_group_columns`].
+    fn columns(&self) -> (Vec<u64>, Vec<f64>) {
+        let mut hashes = vec![0; self.groups.len()];
+        let mut inv_weights = vec![0.0; self.groups.len()];
+        write_group_columns(&self.groups, &mut hashes, &mut inv_weights).unwrap();
+        (hashes, inv_weights)
+    }
 }
 
 /// SPEC.md §11 written as plainly as possible: group by prefix, sum weights
@@ -355,6 +363,14 @@ fn skeleton_matches_the_reference() {
             let shape = SkeletonShape::new(bits, levels).unwrap();
             let sk = OwnedSkeleton::new(&nodes, shape);
             let view = sk.view();
+            let (column_hashes, column_inv_weights) = sk.columns();
+            let column_views: Vec<Skeleton<'_>> = Backend::available()
+                .map(|b| {
+                    view.with_backend(b)
+                        .with_group_columns(&column_hashes, &column_inv_weights)
+                        .unwrap()
+                })
+                .collect();
             let eligible = nodes.weights.iter().filter(|&&w| w != 0.0).count();
             for i in 0..300 {
                 let key = format!("k{i}").into_bytes();
@@ -362,6 +378,15 @@ fn skeleton_matches_the_reference() {
                 let want = skeleton_reference(&nodes, shape, kh, eligible);
                 assert_eq!(want.len(), eligible);
                 assert_eq!(view.owner(&key).ok(), want.first().copied(), "{shape:?} n={n} key {i}");
+                for v in &column_views {
+                    let backend = v.nodes().backend().name();
+                    let got = v.owner(&key).ok();
+                    assert_eq!(
+                        got,
+                        want.first().copied(),
+                        "{shape:?} n={n} key {i}, columns on {backend}"
+                    );
+                }
                 let mut buf = vec![Ranked::EMPTY; eligible];
                 let got = view.top_k(&key, &mut buf);
                 let got: Vec<u32> = buf[..got].iter().map(|r| r.index).collect();

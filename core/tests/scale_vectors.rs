@@ -3,7 +3,7 @@
 
 use longstraw::domains::top_k_distinct_of_hash;
 use longstraw::partition::{self, partition_key_hash, partition_of};
-use longstraw::skeleton::{build_groups, group_hash};
+use longstraw::skeleton::{build_groups, group_hash, write_group_columns};
 use longstraw::{key_hash, node_hash, Backend, Group, NodeTable, PartitionTable, Ranked, Skeleton, SkeletonShape};
 use serde_json::Value;
 
@@ -188,12 +188,22 @@ fn skeleton_vectors() {
                 .unwrap()
                 .with_backend(backend);
             let view = Skeleton::new(nodes, shape, &tr.order, &tr.groups).unwrap();
+            let mut column_hashes = vec![0u64; tr.groups.len()];
+            let mut column_inv_weights = vec![0f64; tr.groups.len()];
+            write_group_columns(&tr.groups, &mut column_hashes, &mut column_inv_weights).unwrap();
+            let columns = view.with_group_columns(&column_hashes, &column_inv_weights).unwrap();
             for k in case["keys"].as_array().unwrap() {
                 let key = unhex(k["key_hex"].as_str().unwrap());
                 assert_eq!(
                     view.owner(&key).ok(),
                     owner(&k["owner"]),
                     "{name} on {}",
+                    backend.name()
+                );
+                assert_eq!(
+                    columns.owner(&key).ok(),
+                    owner(&k["owner"]),
+                    "{name} on {} with group columns",
                     backend.name()
                 );
                 let mut out = vec![Ranked::EMPTY; depth];

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
-use longstraw::skeleton::build_groups;
+use longstraw::skeleton::{build_groups, write_group_columns};
 use longstraw::{
     key_hash, Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary,
 };
@@ -44,6 +44,9 @@ pub struct SkeletonSnapshot {
     sorted_weights: Vec<f64>,
     order: Vec<u32>,
     groups: Vec<Group>,
+    /// The groups' hashes and `1 / weight`s, flat, for the SIMD level race.
+    group_hashes: Vec<u64>,
+    group_inv_weights: Vec<f64>,
     sorted_summary: TableSummary,
 }
 
@@ -82,6 +85,8 @@ impl Skeleton {
             sorted_weights: Vec::new(),
             order: Vec::new(),
             groups: Vec::new(),
+            group_hashes: Vec::new(),
+            group_inv_weights: Vec::new(),
             sorted_summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
@@ -250,11 +255,15 @@ impl SkeletonSnapshot {
         )?;
         self.groups.truncate(used);
         self.groups.shrink_to_fit();
+        self.group_hashes = vec![0; used];
+        self.group_inv_weights = vec![0.0; used];
+        write_group_columns(&self.groups, &mut self.group_hashes, &mut self.group_inv_weights)?;
         self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
         Ok(())
     }
 
     /// The core's view.
+    #[inline]
     pub fn view(&self) -> longstraw::Skeleton<'_> {
         // Validated once per snapshot: a lookup must not scan the weights.
         let nodes = NodeTable::from_summary(
@@ -264,7 +273,9 @@ impl SkeletonSnapshot {
             self.sorted_summary,
         )
         .with_backend(self.members.backend());
-        longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups).expect("built together")
+        longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups)
+            .and_then(|s| s.with_group_columns(&self.group_hashes, &self.group_inv_weights))
+            .expect("built together")
     }
 
     /// The membership (ids, weights, domains, flat lookups).
@@ -281,6 +292,8 @@ impl SkeletonSnapshot {
             + self.sorted_weights.len() * 8
             + self.order.len() * 4
             + self.groups.len() * std::mem::size_of::<Group>()
+            + self.group_hashes.len() * 8
+            + self.group_inv_weights.len() * 8
     }
 
     // ---- the membership, as on [`Snapshot`] ----

@@ -157,6 +157,16 @@ macro_rules! entry_points {
             unsafe { $crate::arch::kernels::top_k::<$vector>(table, key_hash, out) }
         }
 
+        /// One skeleton level's first-order group race (see `race_columns`).
+        ///
+        /// # Safety
+        /// The CPU must support the features this module is compiled for.
+        #[target_feature(enable = $features)]
+        pub(crate) unsafe fn group_race(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+            // SAFETY: as above.
+            unsafe { $crate::skeleton::race_columns::<$vector>(key_hash, hashes, inv_weights) }
+        }
+
         /// The owner of every key of a batch.
         ///
         /// # Safety
