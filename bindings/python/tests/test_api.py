@@ -282,8 +282,8 @@ def test_gil_is_released_during_large_batches(cls):
     import time
 
     snap = cls(NODES).snapshot()
-    # A table lookup is a few ns: give it batches long enough to observe.
-    count = 1_000_000 if cls is longstraw.Table else 100_000
+    # Batches must be long (milliseconds) next to a thread switch, however fast the kernel.
+    count = 1_000_000
     packed, offsets = longstraw.pack([f"key-{i}" for i in range(count)])
     ticks = []
     stop = threading.Event()
@@ -314,7 +314,9 @@ def test_gil_is_released_during_large_batches(cls):
     for x in ticks:
         i = bisect.bisect_right(starts, x) - 1
         inside += i >= 0 and x < spans[i][1]
-    assert inside > 10 * len(spans), f"ticker ran {inside} times during {len(spans)} batches"
+    # Holding the GIL would keep the ticker out of every batch (inside == 0); a loaded
+    # machine may starve it now and then, so ask for one tick per batch on average.
+    assert inside >= len(spans), f"ticker ran {inside} times during {len(spans)} batches"
 
 
 def test_package_ships_types():
