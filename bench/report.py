@@ -31,6 +31,8 @@ def backend_table(group):
     if not data:
         return
     funcs = [b for b in BACKENDS if any(f == b for f, _ in data)]
+    if not funcs:
+        return  # another bench's group sharing target/criterion (e.g. longstraw-bench-scale's "lookup")
     sizes = sorted({n for _, n in data})
     per_lookup = "per batch" if group.startswith("batch") else "per lookup"
     print(f"\n### {group}\n")
