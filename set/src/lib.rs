@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod backend_env;
+mod delegate;
 mod error;
 mod membership;
 mod rendezvous;

@@ -344,62 +344,7 @@ impl TableSnapshot {
 
     // ---- the membership, as on [`Snapshot`] ----
 
-    /// Seed.
-    pub fn seed(&self) -> u64 {
-        self.members.seed()
-    }
-    /// Placement version of the partitions' ranking.
-    pub fn placement(&self) -> Placement {
-        self.members.placement()
-    }
-    /// Kernel used by builds and long rankings.
-    pub fn backend(&self) -> Backend {
-        self.members.backend()
-    }
-    /// Increases by one with every published change.
-    pub fn generation(&self) -> u64 {
-        self.members.generation()
-    }
-    /// How many nodes, including drained ones.
-    pub fn len(&self) -> usize {
-        self.members.len()
-    }
-    /// Whether there are no nodes.
-    pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
-    }
-    /// How many nodes have a non-zero weight.
-    pub fn eligible(&self) -> usize {
-        self.members.eligible()
-    }
-    /// Node ids by index.
-    pub fn ids(&self) -> &[Arc<[u8]>] {
-        self.members.ids()
-    }
-    /// Weights by index.
-    pub fn weights(&self) -> &[f64] {
-        self.members.weights()
-    }
-    /// Node hashes by index.
-    pub fn hashes(&self) -> &[u64] {
-        self.members.hashes()
-    }
-    /// Node `index`.
-    pub fn node(&self, index: u32) -> Option<Node<'_>> {
-        self.members.node(index)
-    }
-    /// Every node in index order.
-    pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
-        self.members.nodes()
-    }
-    /// The index of the node with this id.
-    pub fn index_of(&self, id: &[u8]) -> Option<u32> {
-        self.members.index_of(id)
-    }
-    /// Whether a node with this id is in the table.
-    pub fn contains(&self, id: &[u8]) -> bool {
-        self.members.contains(id)
-    }
+    crate::delegate::delegate_membership!();
 
     // ---- lookups ----
 
