@@ -407,8 +407,10 @@ def test_gil_is_released_while_a_big_table_builds():
         stop.set()
         t.join()
     inside = sum(start < x < end for x in ticks)
-    # The ticker wakes about every millisecond when it can take the GIL.
-    assert inside > (end - start) * 1000 / 4, f"ticker ran {inside} times in a {end - start:.3f} s build"
+    # The ticker wakes about every millisecond when it can take the GIL; a build holding the GIL
+    # would leave it at most one tick at the edge. The build's own threads share the two cores
+    # with it, so ask only for a few ticks, not a rate.
+    assert inside >= 3, f"ticker ran {inside} times in a {end - start:.3f} s build"
 
 
 # ---- membership properties (hypothesis) ----
