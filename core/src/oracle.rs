@@ -1,7 +1,7 @@
 //! The scalar oracle: placement written as plainly as the spec states it.
 //! Every other code path is tested bit for bit against these functions.
 
-use crate::order::{rank_order, ranks_before, Ranked};
+use crate::order::{insert_bounded, rank_order, ranks_before, Ranked};
 use crate::table::{NodeTable, Shape};
 
 #[inline(always)]
@@ -55,18 +55,7 @@ pub fn top_k(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize 
         let Some(c) = candidate(table, key_hash, i) else {
             continue;
         };
-        if len == k && !ranks_before(&c, &out[k - 1]) {
-            continue;
-        }
-        let mut pos = if len < k { len } else { k - 1 };
-        while pos > 0 && ranks_before(&c, &out[pos - 1]) {
-            out[pos] = out[pos - 1];
-            pos -= 1;
-        }
-        out[pos] = c;
-        if len < k {
-            len += 1;
-        }
+        len = insert_bounded(out, len, c);
     }
     len
 }

@@ -79,3 +79,25 @@ pub fn rank_order(a: &Ranked, b: &Ranked) -> Ordering {
 pub fn ranks_before(a: &Ranked, b: &Ranked) -> bool {
     rank_order(a, b) == Ordering::Less
 }
+
+/// Inserts `c` into `out[..len]`, which is kept sorted best first and holds at
+/// most `out.len()` entries; returns the new length. A candidate that ranks
+/// after a full buffer's last entry is dropped. `out` must not be empty.
+#[inline]
+pub(crate) fn insert_bounded(out: &mut [Ranked], len: usize, c: Ranked) -> usize {
+    let k = out.len();
+    if len == k && !ranks_before(&c, &out[k - 1]) {
+        return len;
+    }
+    let mut pos = if len < k { len } else { k - 1 };
+    while pos > 0 && ranks_before(&c, &out[pos - 1]) {
+        out[pos] = out[pos - 1];
+        pos -= 1;
+    }
+    out[pos] = c;
+    if len < k {
+        len + 1
+    } else {
+        len
+    }
+}

@@ -15,7 +15,7 @@
 use crate::domains::{insert_distinct, top_k_distinct_of_hash};
 use crate::error::Error;
 use crate::hash::key_hash;
-use crate::order::{ranks_before, Ranked};
+use crate::order::{insert_bounded, ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::skeleton::surely_after;
 use crate::table::NodeTable;
@@ -261,18 +261,7 @@ pub(crate) fn top_after(nodes: &NodeTable<'_>, key_hash: u64, after: Option<Rank
         if after.is_some_and(|a| !ranks_before(&a, &c)) {
             continue;
         }
-        if len == k && !ranks_before(&c, &out[k - 1]) {
-            continue;
-        }
-        let mut pos = if len < k { len } else { k - 1 };
-        while pos > 0 && ranks_before(&c, &out[pos - 1]) {
-            out[pos] = out[pos - 1];
-            pos -= 1;
-        }
-        out[pos] = c;
-        if len < k {
-            len += 1;
-        }
+        len = insert_bounded(out, len, c);
     }
     len
 }
