@@ -1,7 +1,7 @@
 # longstraw: one Rust core, every language.
 #
 #   make demo    build what is needed and show placement in every language
-#   make test    every language's tests (what CI runs)
+#   make test    every language's tests and every example in the docs (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 #   make bench   benchmarks (slow; not part of test)
 #
@@ -28,9 +28,10 @@ include mk/c.mk
 include mk/go.mk
 include mk/python.mk
 include mk/node.mk
+include mk/docs.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node
+test: lint test-rust test-c test-go test-python test-node test-docs
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-python bench-node bench-go

@@ -28,6 +28,8 @@ mod backend_env;
 mod delegate;
 mod error;
 mod membership;
+#[cfg(doctest)]
+mod readme_doctests;
 mod rendezvous;
 mod skeleton;
 mod snapshot;

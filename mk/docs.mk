@@ -1,0 +1,17 @@
+# Documentation that cannot drift.
+#
+#   make test-docs        every fenced code block in every *.md runs (tools/doctest/run_docs.py: Python,
+#                         Node CJS and ESM, Go, C; Rust through rustdoc), shown outputs checked; then the
+#                         performance-number lint (tools/doctest/perf_lint.py)
+#   make docs-examples    the code blocks only
+.PHONY: test-docs docs-examples docs-rustdoc
+
+docs-examples: build-python build-node go-lib c-lib
+	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO)
+
+# The rust blocks of README.md and bench/scale/README.md are doctests of longstraw-set (set/src/readme_doctests.rs).
+docs-rustdoc:
+	$(CARGO) test --quiet --release --doc -p longstraw-set
+
+test-docs: docs-examples docs-rustdoc
+	@echo "docs: every example ran"
