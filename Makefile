@@ -29,12 +29,13 @@ include mk/go.mk
 include mk/python.mk
 include mk/node.mk
 include mk/docs.mk
+include mk/bench.mk
 
 build: build-rust build-c build-python build-node build-go
 test: lint test-rust test-c test-go test-python test-node test-docs
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
-bench: bench-rust bench-python bench-node bench-go
+bench: bench-rust bench-python bench-node bench-go bench-scale
 
 clean:
 	$(CARGO) clean

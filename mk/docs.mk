@@ -13,5 +13,10 @@ docs-examples: build-python build-node go-lib c-lib
 docs-rustdoc:
 	$(CARGO) test --quiet --release --doc -p longstraw-set
 
-test-docs: docs-examples docs-rustdoc
-	@echo "docs: every example ran"
+# Every performance number in the docs has a key in bench/results/*.json and agrees with it.
+.PHONY: docs-perf-lint
+docs-perf-lint:
+	python3 $(ROOT)/tools/doctest/perf_lint.py
+
+test-docs: docs-examples docs-rustdoc docs-perf-lint
+	@echo "docs: every example ran; every performance number has its results key"

@@ -40,4 +40,4 @@ demo-go: go-lib
 	  { echo "  Go placements DIFFER from Rust's:"; diff $(ROOT)/build/go/demo-rust.txt $(ROOT)/build/go/demo-go.txt; exit 1; }
 
 bench-go: go-lib
-	$(GO_ENV) $(GO) run ./cmd/longstraw-bench
+	$(GO_ENV) $(GO) run ./cmd/longstraw-bench | $(RECORD) --run go$(if $(LONGSTRAW_BACKEND),-$(LONGSTRAW_BACKEND)) --command 'make bench-go'

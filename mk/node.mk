@@ -49,6 +49,7 @@ demo-node: build-node
 	cd $(ROOT) && $(NODE) bindings/node/examples/demo.js
 
 bench-node: build-node
-	cd $(ROOT) && $(NODE) bindings/node/bench/bench.js
-	@echo "## the Rust core alone, same keys and nodes (the floor under the Node numbers)"
-	$(CARGO) run --quiet --release -p longstraw-node --example core_floor
+	{ cd $(ROOT) && $(NODE) bindings/node/bench/bench.js && \
+	  echo "## the Rust core alone, same keys and nodes (the floor under the Node numbers)" && \
+	  $(CARGO) run --quiet --release -p longstraw-node --example core_floor; } \
+	  | $(RECORD) --run node --command 'make bench-node'

@@ -37,4 +37,4 @@ bench-python: build-python
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check $(PY_BENCH_DEPS)
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check --ignore-requires-python fastring \
 		|| echo "bench-python: fastring did not install; the benchmark skips it"
-	$(VENV_PY) $(PY_DIR)/bench/bench.py
+	$(VENV_PY) $(PY_DIR)/bench/bench.py | $(RECORD) --run python --command 'make bench-python'

@@ -32,7 +32,8 @@ demo-rust:
 # then a markdown summary with ratios. BENCH_ARGS narrows it, e.g. BENCH_ARGS=single/plain.
 BENCH_ARGS ?=
 bench-rust:
-	$(CARGO) bench -p longstraw-bench --bench placement -- --warm-up-time 1 --measurement-time 2 $(if $(BENCH_ARGS),'$(BENCH_ARGS)')
+	$(CARGO) bench -p longstraw-bench --bench placement -- --warm-up-time 1 --measurement-time 2 $(if $(BENCH_ARGS),'$(BENCH_ARGS)') \
+	  | $(RECORD) --run rust --command "make bench-rust BENCH_ARGS='$(BENCH_ARGS)'"
 	python3 bench/report.py "$${CARGO_TARGET_DIR:-$(ROOT)/target}/criterion"
 
 # Instructions per node-score under callgrind (scalar, sse2, avx2: valgrind has no AVX-512).

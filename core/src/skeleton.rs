@@ -31,7 +31,7 @@ pub const GROUP_SEED_OFFSET: u64 = 0x5851_F42D_4C95_7F2D;
 /// with up to `2^fanout_bits` children. `levels == 0` is flat placement v1.
 ///
 /// Deeper trees look up faster and move more keys on a membership change
-/// (BENCH-scale.md has the measured trade-off).
+/// (BENCHMARKS.md has the measured trade-off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SkeletonShape {
     fanout_bits: u8,

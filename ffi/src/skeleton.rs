@@ -38,7 +38,7 @@ unsafe fn set<'a>(sk: *const longstraw_skeleton) -> FfiResult<&'a Skeleton> {
 /// fix the tree's shape; pass `LONGSTRAW_AUTO` for both to pick the
 /// shallowest tree whose leaf groups average at most 64 nodes for the node
 /// count now (flat up to 256 nodes). Deeper trees look up faster and move
-/// more keys on a change (BENCH-scale.md).
+/// more keys on a change (BENCHMARKS.md).
 ///
 /// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_skeleton_free`.

@@ -21,7 +21,7 @@ pub struct SkeletonOptions {
     pub set: Options,
     /// Fan-out and levels; `None` picks [`SkeletonShape::for_nodes`] of the
     /// initial node count. Deeper trees are faster and move more keys on a
-    /// change (BENCH-scale.md has the trade-off).
+    /// change (BENCHMARKS.md has the trade-off).
     pub shape: Option<SkeletonShape>,
 }
 
