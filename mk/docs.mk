@@ -4,7 +4,14 @@
 #                         Node CJS and ESM, Go, C; Rust through rustdoc), shown outputs checked; then the
 #                         performance-number lint (tools/doctest/perf_lint.py)
 #   make docs-examples    the code blocks only
-.PHONY: test-docs docs-examples docs-rustdoc
+.PHONY: test-docs docs-examples docs-rustdoc typecheck-tools
+
+# The pinned type checkers (pyright, tsc) the Python and Node tests run over user-style programs.
+TYPECHECK_DIR := $(ROOT)/tools/typecheck
+$(TYPECHECK_DIR)/node_modules/.package-lock.json: $(TYPECHECK_DIR)/package.json $(TYPECHECK_DIR)/package-lock.json
+	cd $(TYPECHECK_DIR) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+typecheck-tools: $(TYPECHECK_DIR)/node_modules/.package-lock.json
 
 docs-examples: build-python build-node go-lib c-lib
 	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO)

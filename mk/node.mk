@@ -42,7 +42,7 @@ check-node-generated: build-node
 regen-node: build-node
 	cp $(NODE_GEN)/index.js $(NODE_GEN)/index.d.ts $(NODE_DIR)/
 
-test-node: check-node-generated
+test-node: check-node-generated typecheck-tools
 	cd $(NODE_DIR) && $(NODE) --test --test-concurrency=1 test/
 
 demo-node: build-node

@@ -27,7 +27,7 @@ python-memcached:
 	      || echo "test-python: apt-get could not install memcached; the pymemcache test will skip"; \
 	  else echo "test-python: memcached is missing and we are not root; the pymemcache test will skip"; fi; }
 
-test-python: build-python python-memcached
+test-python: build-python python-memcached typecheck-tools
 	cd $(PY_DIR) && $(VENV_PY) -m pytest tests -q -rs
 
 demo-python: build-python

@@ -8,6 +8,7 @@ mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod generic;
 mod placed;
 mod rendezvous;
 mod shared;

@@ -10,6 +10,15 @@ macro_rules! set_class {
         impl $class {
             $($own)*
 
+            /// `Class[str]`: a `types.GenericAlias` for annotations (the id type is static only).
+            #[classmethod]
+            fn __class_getitem__<'py>(
+                cls: &Bound<'py, pyo3::types::PyType>,
+                item: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                crate::generic::class_getitem(cls, item)
+            }
+
             /// The id of the node that owns `key`.
             fn owner(&self, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                 self.shared.view().owner(key)
@@ -123,6 +132,15 @@ macro_rules! snapshot_class {
         #[pymethods]
         impl $class {
             $($own)*
+
+            /// `Class[str]`: a `types.GenericAlias` for annotations (the id type is static only).
+            #[classmethod]
+            fn __class_getitem__<'py>(
+                cls: &Bound<'py, pyo3::types::PyType>,
+                item: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                crate::generic::class_getitem(cls, item)
+            }
 
             fn owner(&self, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                 self.view.owner(key)

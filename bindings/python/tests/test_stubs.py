@@ -20,14 +20,14 @@ def test_stubs_type_check_a_user_program(tmp_path):
         "r = longstraw.Rendezvous(['a', b'b'], weights=[1.0, 2], seed=3)\n"
         "owner: str | bytes = r.owner('key')\n"
         "ids: list[str | bytes] = r.top_k(b'key', 2)\n"
-        "snap: longstraw.Snapshot = r.snapshot()\n"
+        "snap: longstraw.Snapshot[str | bytes] = r.snapshot()\n"
         "n: int = snap.owner_index(bytearray(b'k'))\n"
         "r.add('c', 0.5, domain='rack-1')\n"
         "t = longstraw.Table(['a', 'b'], bits=10, replicas=2, domains=['r', None])\n"
         "p: int = t.partition('key') + t.bits + t.snapshot().partitions\n"
         "sk = longstraw.Skeleton(['a'], fanout_bits=2, levels=1)\n"
-        "spread: list[str | bytes] = sk.top_k_distinct('key', 2)\n"
-        "sk_snap: longstraw.SkeletonSnapshot = sk.snapshot()\n"
+        "spread: list[str] = sk.top_k_distinct('key', 2)\n"
+        "sk_snap: longstraw.SkeletonSnapshot[str] = sk.snapshot()\n"
         "r.owner(3)\n"  # the one error mypy must report
     )
     done = subprocess.run(

@@ -12,6 +12,7 @@ rendezvous, for the largest fleets) have the same methods. See
 ``help(longstraw.Rendezvous)`` and the README for the full API.
 """
 
+from ._types import IndexArray
 from ._longstraw import (
     NoEligibleNodeError,
     Rendezvous,
@@ -26,6 +27,7 @@ from ._longstraw import (
 )
 
 __all__ = [
+    "IndexArray",
     "NoEligibleNodeError",
     "Rendezvous",
     "Skeleton",

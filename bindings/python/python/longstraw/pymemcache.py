@@ -25,7 +25,7 @@ class LongstrawHash:
     """pymemcache's hasher protocol (``add_node``, ``remove_node``, ``get_node``)."""
 
     def __init__(self, nodes: Iterable[str] | None = None, seed: int = 0) -> None:
-        self._set = Rendezvous(nodes if nodes is not None else [], seed=seed)
+        self._set: Rendezvous[str] = Rendezvous(list(nodes) if nodes is not None else [], seed=seed)
 
     def add_node(self, node: str) -> None:
         """Adds a server; adding one that is already present does nothing,
@@ -41,7 +41,7 @@ class LongstrawHash:
         except KeyError:
             raise ValueError(f"No such node {node} to remove") from None
 
-    def get_node(self, key: str | bytes) -> str | bytes | None:
+    def get_node(self, key: str | bytes) -> str | None:
         """The server for ``key``, or ``None`` when no server is left
         (HashClient then reports that all servers are down)."""
         try:
@@ -50,6 +50,6 @@ class LongstrawHash:
             return None
 
     @property
-    def nodes(self) -> list[str | bytes]:
+    def nodes(self) -> list[str]:
         """The servers, in the order they were added."""
         return self._set.nodes

@@ -1,0 +1,137 @@
+/*
+ * The typed layer over index.d.ts (which napi generates from the Rust source and `make test-node`
+ * checks). It adds one thing napi cannot express: every class is generic over the type of its node ids.
+ * A set built from string ids is a `Rendezvous<string>` whose `owner()` is a `string`; one built with
+ * Buffers or Uint8Arrays is a `Rendezvous<string | Buffer>` (an id comes back as a string when its bytes
+ * are UTF-8, as a Buffer otherwise). test/types/conformance.ts checks that, at `string | Buffer`, every
+ * class here has exactly the generated class's members and signatures, so the two cannot drift apart.
+ */
+
+/** What a node id or key may be given as. */
+export type NodeInput = string | Buffer | Uint8Array
+/** What a node id comes back as. */
+export type NodeId = string | Buffer
+/** What a failure domain label comes back as (`null`: no label). */
+export type DomainLabel = string | Buffer | null
+/** The ids a set of `Id` takes: strings only for a set of strings, so that its ids stay strings. */
+export type NodeInputOf<Id extends NodeId> = Id extends string ? string : NodeInput
+
+export interface SetOptions {
+  weights?: number[]
+  seed?: number | bigint
+  placement?: number
+  domains?: Array<NodeInput | null>
+}
+export interface TableOptions extends SetOptions {
+  bits?: number
+  replicas?: number
+  distinctDomains?: boolean
+}
+export interface SkeletonOptions extends SetOptions {
+  fanoutBits?: number
+  levels?: number
+}
+
+/** One immutable membership of a set, placing keys as that set does (`mode`). */
+export interface Snapshot<Id extends NodeId = NodeId> {
+  readonly size: number
+  readonly eligible: number
+  readonly nodes: Array<Id>
+  readonly weights: Array<number>
+  readonly seed: bigint
+  readonly placement: number
+  readonly generation: number
+  readonly backend: string
+  readonly mode: 'flat' | 'table' | 'skeleton'
+  readonly domains: Array<DomainLabel>
+  has(node: NodeInput): boolean
+  owner(key: NodeInput): Id
+  ownerIndex(key: NodeInput): number
+  topK(key: NodeInput, k: number): Array<Id>
+  topKDistinct(key: NodeInput, k: number): Array<Id>
+  rank(key: NodeInput): Array<Id>
+  owners(keys: Array<NodeInput>): Array<Id>
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
+  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<Uint32Array>
+  ownersAsync(keys: Array<NodeInput>): Promise<Array<Id>>
+}
+
+/** What `ownerIndices` on a set returns: indices into `snapshot.nodes`, with that snapshot. */
+export interface OwnerIndices<Id extends NodeId = NodeId> {
+  indices: Uint32Array
+  snapshot: Snapshot<Id>
+}
+
+/** The members `Rendezvous`, `Table` and `Skeleton` share. */
+export interface NodeSet<Id extends NodeId = NodeId> {
+  add(node: NodeInputOf<Id>, weight?: number): void
+  addInDomain(node: NodeInputOf<Id>, domain: NodeInput, weight?: number): void
+  remove(node: NodeInput): void
+  setWeight(node: NodeInput, weight: number): void
+  setDomain(node: NodeInput, domain: NodeInput | null): void
+  snapshot(): Snapshot<Id>
+  readonly size: number
+  readonly nodes: Array<Id>
+  readonly weights: Array<number>
+  readonly domains: Array<DomainLabel>
+  readonly seed: bigint
+  readonly placement: number
+  readonly backend: string
+  has(node: NodeInput): boolean
+  owner(key: NodeInput): Id
+  topK(key: NodeInput, k: number): Array<Id>
+  topKDistinct(key: NodeInput, k: number): Array<Id>
+  rank(key: NodeInput): Array<Id>
+  owners(keys: Array<NodeInput>): Array<Id>
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): OwnerIndices<Id>
+  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<OwnerIndices<Id>>
+  ownersAsync(keys: Array<NodeInput>): Promise<Array<Id>>
+}
+
+/** Flat rendezvous hashing over a set of nodes (placement v1 by default). */
+export interface Rendezvous<Id extends NodeId = NodeId> extends NodeSet<Id> {}
+export interface RendezvousConstructor {
+  new (nodes: Array<string>, options?: SetOptions): Rendezvous<string>
+  new (nodes: Array<NodeInput>, options?: SetOptions): Rendezvous<NodeId>
+  readonly prototype: Rendezvous
+}
+export declare const Rendezvous: RendezvousConstructor
+
+/** A partition table: `2^partitionBits` partitions, each ranked by rendezvous hashing. */
+export interface Table<Id extends NodeId = NodeId> extends NodeSet<Id> {
+  readonly partitionBits: number
+  readonly replicas: number
+  readonly distinctDomains: boolean
+}
+export interface TableConstructor {
+  new (nodes: Array<string>, options?: TableOptions): Table<string>
+  new (nodes: Array<NodeInput>, options?: TableOptions): Table<NodeId>
+  readonly prototype: Table
+}
+export declare const Table: TableConstructor
+
+/** Skeleton (hierarchical) rendezvous hashing over a hash-prefix tree. */
+export interface Skeleton<Id extends NodeId = NodeId> extends NodeSet<Id> {
+  readonly fanoutBits: number
+  readonly levels: number
+}
+export interface SkeletonConstructor {
+  new (nodes: Array<string>, options?: SkeletonOptions): Skeleton<string>
+  new (nodes: Array<NodeInput>, options?: SkeletonOptions): Skeleton<NodeId>
+  readonly prototype: Skeleton
+}
+export declare const Skeleton: SkeletonConstructor
+
+export interface SnapshotConstructor {
+  /** Snapshots come from `set.snapshot()`; the constructor always throws a TypeError. */
+  new (): never
+  readonly prototype: Snapshot
+}
+export declare const Snapshot: SnapshotConstructor
+
+/** The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this CPU supports. */
+export declare function backend(): string
+/** The placement version new sets use by default. */
+export declare const PLACEMENT: number
+/** Which binding artifact the loader loaded (see index.d.ts). */
+export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'

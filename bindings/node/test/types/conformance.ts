@@ -1,0 +1,21 @@
+// The typed layer (longstraw.d.ts) and what napi generates (index.d.ts) describe the same objects: at
+// id type `string | Buffer` each class has exactly the generated members and signatures, and the
+// constructors take the same arguments. A method added to, or changed in, the Rust source fails here
+// until longstraw.d.ts follows.
+import type * as generated from '../../index'
+import type * as typed from '../../longstraw'
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+type Any = typed.NodeId
+
+export const checks: [
+  Same<generated.Rendezvous, typed.Rendezvous<Any>>,
+  Same<generated.Table, typed.Table<Any>>,
+  Same<generated.Skeleton, typed.Skeleton<Any>>,
+  Same<generated.Snapshot, typed.Snapshot<Any>>,
+  Same<ConstructorParameters<typeof generated.Rendezvous>, ConstructorParameters<typed.RendezvousConstructor>>,
+  Same<ConstructorParameters<typeof generated.Table>, ConstructorParameters<typed.TableConstructor>>,
+  Same<ConstructorParameters<typeof generated.Skeleton>, ConstructorParameters<typed.SkeletonConstructor>>,
+  Same<typeof generated.backend, typeof typed.backend>,
+  Same<typeof generated.PLACEMENT, typeof typed.PLACEMENT>,
+] = [true, true, true, true, true, true, true, true, true]

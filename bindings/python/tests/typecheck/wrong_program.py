@@ -1,0 +1,9 @@
+"""Mistakes the stubs must catch (tests/test_typing.py expects an error on each marked line)."""
+
+import longstraw
+
+r = longstraw.Rendezvous(["cache-a", "cache-b"])
+wrong_type: bytes = r.owner("user:42")  # error: ids given as str come back as str
+r.add(b"cache-c")  # error: a Rendezvous[str] takes str ids
+r.owner(42)  # error: a key is str or bytes-like
+idx = r.snapshot().owner_indices("user:1", [0, 6])  # error: keys are a bytes-like buffer, not str
