@@ -3,7 +3,7 @@
 #   make demo    build what is needed and show placement in every language
 #   make test    every language's tests and every example in the docs (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
-#   make bench   benchmarks (slow; not part of test)
+#   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
 #
 # Each language keeps its recipes in its own mk/*.mk file.
 
@@ -35,7 +35,7 @@ build: build-rust build-c build-python build-node build-go
 test: lint test-rust test-c test-go test-python test-node test-docs
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
-bench: bench-rust bench-python bench-node bench-go bench-scale
+bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale
 
 clean:
 	$(CARGO) clean

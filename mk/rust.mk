@@ -40,7 +40,7 @@ bench-rust:
 .PHONY: bench-callgrind
 bench-callgrind:
 	@command -v valgrind >/dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -qq valgrind; \
-	if command -v valgrind >/dev/null; then bench/callgrind.sh; \
+	if command -v valgrind >/dev/null; then bench/callgrind.sh | $(RECORD) --run callgrind --command 'make bench-callgrind'; \
 	else echo "bench-callgrind: SKIPPED: valgrind missing and not root to install it"; fi
 
 # ---- aarch64 (NEON) ----
