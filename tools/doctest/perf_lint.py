@@ -3,7 +3,8 @@
 
 A performance number is a time (``21.7 ns``, ``0.25 µs``, ``34 ms``, ``2.7 s``) or a ratio (``2.9x``),
 outside code blocks and inline code, together with any number joined to it by ``-``, ``–``, ``/`` or ``to``
-(``21-35 ns`` is two numbers). Each one must be either
+(``21-35 ns`` is two numbers), and any number in a table column whose header names a time unit
+(``scalar ns/score``). Each one must be either
 
 * inside a generated table: ``<!-- table:RUN:TABLE -->`` ... ``<!-- /table -->``, whose body must be
   exactly what ``--write`` renders from ``tables[TABLE]`` of ``bench/results/RUN.json``; or
@@ -32,7 +33,7 @@ TO_NS = {"ps": 1e-3, "ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
 NUM = r"\d[\d,]*(?:\.\d+)?"
 UNIT = r"(?:ns|µs|us|ms|s)\b|x\b"
 TAG = re.compile(r"(?P<num>" + NUM + r")(?P<sp>\s?)(?P<unit>" + UNIT + r")?\**\s*<!--\s*r:(?P<ref>.*?)\s*-->")
-PERF = re.compile(r"(?<![\w.\-/^])(" + NUM + r")\s?(" + UNIT + r")")
+PERF = re.compile(r"(?<![\w.^])(?<![A-Za-z]-)(" + NUM + r")\s?(" + UNIT + r")")
 ORPHAN = re.compile(r"(?<![\w.\-/^])(" + NUM + r")\s*(?:-|–|/|to)\s*\x00")
 GOAL = re.compile(r"(?P<num>" + NUM + r")\s?(?:" + UNIT + r")?\**\s*<!--\s*goal\s*-->")
 REGION = re.compile(r"<!--\s*table:(?P<run>[^:\s]+):(?P<table>\S+)\s*-->\n(?P<body>.*?)<!--\s*/table\s*-->", re.S)
@@ -88,6 +89,17 @@ def agrees(shown: str, unit: str, value: float, vunit: str) -> bool:
     return abs(value - d) <= 0.5 * 10 ** -decimals * (1 + 1e-9) + 1e-12
 
 
+TIMED_HEADER = re.compile(r"(?<![\w-])(ns|µs|us|ms)(?![\w-])")
+BARE = re.compile(r"(?<![\w.^])(?<![A-Za-z]-)(" + NUM + r")(?![\d.])")
+
+
+def timed_cells(header: str, row: str) -> list[str]:
+    """The cells of a table row whose column header names a time unit (``scalar ns/score``)."""
+    head = [c.strip() for c in header.strip().strip("|").split("|")]
+    cells = row.strip().strip("|").split("|")
+    return [cell for h, cell in zip(head, cells) if TIMED_HEADER.search(h)]
+
+
 def prose_lines(text: str) -> list[tuple[int, str]]:
     """(line number, text) outside fenced blocks and generated tables, inline code blanked."""
     out: list[tuple[int, str]] = []
@@ -132,7 +144,15 @@ def check_file(path: Path, runs: dict[str, dict], write: bool) -> list[str]:
         path.write_text(new, encoding="utf-8")
         text = new
 
-    for n, line in prose_lines(text):
+    lines = prose_lines(text)
+    header = ""
+    for i, (n, line) in enumerate(lines):
+        if line.startswith("|") and i + 1 < len(lines) and re.match(r"^\|[\s:|-]+\|\s*$", lines[i + 1][1]):
+            header = line
+        elif not line.startswith("|"):
+            header = ""
+        is_body_row = bool(header) and line is not header and not re.match(r"^\|[\s:|-]+\|\s*$", line)
+
         def check_tag(m: re.Match[str]) -> str:
             try:
                 value, vunit = resolve(runs, m["ref"])
@@ -145,6 +165,10 @@ def check_file(path: Path, runs: dict[str, dict], write: bool) -> list[str]:
             return "\x00"
 
         rest = GOAL.sub("\x00", TAG.sub(check_tag, line))
+        if is_body_row:
+            for cell in timed_cells(header, rest):
+                for m in BARE.finditer(cell):
+                    problems.append(f"{rel}:{n}: {m.group(1)} is in a column of times and has no results key")
         for m in PERF.finditer(rest):
             problems.append(f"{rel}:{n}: {m.group(0)} has no results key (tag it <!--r:RUN:KEY-->)")
         for m in ORPHAN.finditer(rest):
