@@ -8,6 +8,7 @@ mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod offsets_shape;
 mod placed;
 mod rendezvous;
 mod shared;
@@ -15,6 +16,7 @@ mod skeleton;
 mod snapshot;
 mod table;
 mod view;
+mod weight;
 
 use pyo3::prelude::*;
 
