@@ -77,13 +77,14 @@ $(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/include/longst
 	@mkdir -p $(C_BUILD)
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lpthread -lm
 
-C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads
+C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_validation
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
 	$(C_BUILD)/test_api $(CARGO_VERSION)
 	$(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/test_threads 3000
+	$(C_BUILD)/test_validation $(ROOT)/tests/validation/rules.json
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
