@@ -104,20 +104,22 @@ fn run(op: &str, c: &Value) -> Result<(), Error> {
 /// Whether an error is of the table's class (named in `classes.*.rust`).
 fn is_class(e: &Error, class: &str) -> bool {
     use longstraw::Error as Core;
-    match (class, e) {
-        ("InvalidNodeId", Error::Core(Core::EmptyNodeId | Core::NodeIdTooLong { .. })) => true,
-        ("DuplicateNode", Error::DuplicateNode { .. }) => true,
-        ("UnknownNode", Error::UnknownNode { .. }) => true,
-        ("InvalidWeight", Error::Core(Core::InvalidWeight { .. })) => true,
+    matches!(
+        (class, e),
         (
-            "BadShape",
-            Error::Core(Core::BadPartitionBits { .. } | Core::BadReplicas { .. } | Core::BadSkeletonShape { .. }),
-        ) => true,
-        ("InvalidDomain", Error::InvalidDomain { .. }) => true,
-        ("UnknownPlacement", Error::Core(Core::UnknownPlacement { .. })) => true,
-        ("BadOffsets", Error::Core(Core::BadOffsets { .. })) => true,
-        _ => false,
-    }
+            "InvalidNodeId",
+            Error::Core(Core::EmptyNodeId | Core::NodeIdTooLong { .. })
+        ) | ("DuplicateNode", Error::DuplicateNode { .. })
+            | ("UnknownNode", Error::UnknownNode { .. })
+            | ("InvalidWeight", Error::Core(Core::InvalidWeight { .. }))
+            | (
+                "BadShape",
+                Error::Core(Core::BadPartitionBits { .. } | Core::BadReplicas { .. } | Core::BadSkeletonShape { .. })
+            )
+            | ("InvalidDomain", Error::InvalidDomain { .. })
+            | ("UnknownPlacement", Error::Core(Core::UnknownPlacement { .. }))
+            | ("BadOffsets", Error::Core(Core::BadOffsets { .. }))
+    )
 }
 
 fn fragment(m: &Value) -> &str {
