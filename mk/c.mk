@@ -77,7 +77,8 @@ $(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/include/longst
 	@mkdir -p $(C_BUILD)
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lpthread -lm
 
-C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_validation
+C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_validation \
+	$(C_BUILD)/test_edges
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
@@ -85,6 +86,7 @@ c-tests: c-deps $(C_TESTS)
 	$(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/test_threads 3000
 	$(C_BUILD)/test_validation $(ROOT)/tests/validation/rules.json
+	$(C_BUILD)/test_edges $(ROOT)/tests/vectors/placement-v1-edges.json
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
