@@ -288,16 +288,31 @@ func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
 }
 
 // PartitionBits is the table's partition bits: it has 2^PartitionBits partitions.
-func (t *Table) PartitionBits() int { return t.bits }
+func (t *Table) PartitionBits() int {
+	if t == nil {
+		return 0
+	}
+	return t.bits
+}
 
 // Replicas is how many nodes the table stores per partition.
-func (t *Table) Replicas() int { return t.replicas }
+func (t *Table) Replicas() int {
+	if t == nil {
+		return 0
+	}
+	return t.replicas
+}
 
 // DistinctDomains is whether the stored nodes are at most one per failure domain.
-func (t *Table) DistinctDomains() bool { return t.distinct }
+func (t *Table) DistinctDomains() bool { return t != nil && t.distinct }
 
 // Shape is the skeleton's fan-out bits and levels (both 0 when flat).
-func (k *Skeleton) Shape() (fanoutBits, levels int) { return k.fanoutBits, k.levels }
+func (k *Skeleton) Shape() (fanoutBits, levels int) {
+	if k == nil {
+		return 0, 0
+	}
+	return k.fanoutBits, k.levels
+}
 
 // fromMembers builds the nodes as a flat set, then makes the table or
 // skeleton from its snapshot with create (the C library takes a table's or

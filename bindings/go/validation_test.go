@@ -160,8 +160,15 @@ func runValidation(t *testing.T, op string, c validationCase) error {
 		case "nil *Table":
 			var tb *Table
 			_, err = tb.Owners([]string{"k"})
+			if tb.PartitionBits() != 0 || tb.Replicas() != 0 || tb.DistinctDomains() {
+				t.Errorf("nil *Table: the shape getters must return zero values")
+			}
 		case "zero Skeleton":
 			err = (&Skeleton{}).Add("a", 1)
+			var nilSkeleton *Skeleton
+			if f, l := nilSkeleton.Shape(); f != 0 || l != 0 {
+				t.Errorf("nil *Skeleton: Shape must return zeros")
+			}
 		}
 		return err
 	}
