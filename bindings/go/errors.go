@@ -37,10 +37,16 @@ type Error struct {
 	Value string // the offending value, quoted, or "" when none applies
 	Code  int    // the longstraw_result code
 	kind  error
+	// reason replaces the code's generic text when the binding itself
+	// refused the call (a negative k, a nil set) and knows exactly why.
+	reason string
 }
 
 func (e *Error) Error() string {
-	msg := C.GoString(C.longstraw_result_str(C.int(e.Code)))
+	msg := e.reason
+	if msg == "" {
+		msg = C.GoString(C.longstraw_result_str(C.int(e.Code)))
+	}
 	if e.Value == "" {
 		return fmt.Sprintf("longstraw: %s: %s", e.Op, msg)
 	}

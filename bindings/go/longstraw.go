@@ -176,7 +176,7 @@ func buildOptions(op string, opts []Option) (options, error) {
 		return o, &Error{Op: op, Value: misplaced + " (an option of another constructor)",
 			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
 	}
-	return o, nil
+	return o, checkShapeOptions(op, o)
 }
 
 // New creates a set of nodes, each with weight 1 unless WithWeights says
@@ -288,16 +288,31 @@ func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
 }
 
 // PartitionBits is the table's partition bits: it has 2^PartitionBits partitions.
-func (t *Table) PartitionBits() int { return t.bits }
+func (t *Table) PartitionBits() int {
+	if t == nil {
+		return 0
+	}
+	return t.bits
+}
 
 // Replicas is how many nodes the table stores per partition.
-func (t *Table) Replicas() int { return t.replicas }
+func (t *Table) Replicas() int {
+	if t == nil {
+		return 0
+	}
+	return t.replicas
+}
 
 // DistinctDomains is whether the stored nodes are at most one per failure domain.
-func (t *Table) DistinctDomains() bool { return t.distinct }
+func (t *Table) DistinctDomains() bool { return t != nil && t.distinct }
 
 // Shape is the skeleton's fan-out bits and levels (both 0 when flat).
-func (k *Skeleton) Shape() (fanoutBits, levels int) { return k.fanoutBits, k.levels }
+func (k *Skeleton) Shape() (fanoutBits, levels int) {
+	if k == nil {
+		return 0, 0
+	}
+	return k.fanoutBits, k.levels
+}
 
 // fromMembers builds the nodes as a flat set, then makes the table or
 // skeleton from its snapshot with create (the C library takes a table's or
@@ -340,13 +355,13 @@ func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandl
 	}
 	for n := range o.weights {
 		if !index[n] {
-			return nil, &Error{Op: op, Value: fmt.Sprintf("WithWeights(%q)", n),
+			return nil, &Error{Op: op, Value: fmt.Sprintf("WithWeights(%s)", shown(n)),
 				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
 		}
 	}
 	for n := range o.domains {
 		if !index[n] {
-			return nil, &Error{Op: op, Value: fmt.Sprintf("WithDomains(%q)", n),
+			return nil, &Error{Op: op, Value: fmt.Sprintf("WithDomains(%s)", shown(n)),
 				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
 		}
 	}
@@ -389,9 +404,9 @@ func explainBatch(seed uint64, nodes []string, weights []float64, labels []strin
 		if C.longstraw_rendezvous_add_in_domain(scratch, strPtr(n), C.size_t(len(n)), C.double(weights[i]),
 			strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
 			if label != "" {
-				return fmt.Sprintf("(node %q, weight %v, domain %q)", n, weights[i], label)
+				return fmt.Sprintf("(node %s, weight %v, domain %s)", shown(n), weights[i], shown(label))
 			}
-			return fmt.Sprintf("(node %q, weight %v)", n, weights[i])
+			return fmt.Sprintf("(node %s, weight %v)", shown(n), weights[i])
 		}
 	}
 	return ""
@@ -532,9 +547,9 @@ func (s *nodeSet) Add(id string, weight float64) error {
 // AddInDomain adds a node in a failure domain (rack, zone); see
 // TopKDistinct. The domain "" means none: the node is a domain of its own.
 func (s *nodeSet) AddInDomain(id string, weight float64, domain string) error {
-	op, value := "Add", fmt.Sprintf("(%q, %v)", id, weight)
+	op, value := "Add", fmt.Sprintf("(%s, %v)", shown(id), weight)
 	if domain != "" {
-		op, value = "AddInDomain", fmt.Sprintf("(%q, %v, %q)", id, weight, domain)
+		op, value = "AddInDomain", fmt.Sprintf("(%s, %v, %s)", shown(id), weight, shown(domain))
 	}
 	return s.change(op, value, func() C.longstraw_result {
 		defer runtime.KeepAlive(id)
@@ -545,7 +560,7 @@ func (s *nodeSet) AddInDomain(id string, weight float64, domain string) error {
 
 // Remove removes a node. Only the keys it owned move.
 func (s *nodeSet) Remove(id string) error {
-	return s.change("Remove", fmt.Sprintf("%q", id), func() C.longstraw_result {
+	return s.change("Remove", shown(id), func() C.longstraw_result {
 		defer runtime.KeepAlive(id)
 		return s.set.remove(strPtr(id), C.size_t(len(id)))
 	})
@@ -553,7 +568,7 @@ func (s *nodeSet) Remove(id string) error {
 
 // SetWeight changes a node's weight; 0 drains it.
 func (s *nodeSet) SetWeight(id string, weight float64) error {
-	return s.change("SetWeight", fmt.Sprintf("(%q, %v)", id, weight), func() C.longstraw_result {
+	return s.change("SetWeight", fmt.Sprintf("(%s, %v)", shown(id), weight), func() C.longstraw_result {
 		defer runtime.KeepAlive(id)
 		return s.set.setWeight(strPtr(id), C.size_t(len(id)), C.double(weight))
 	})
@@ -561,7 +576,7 @@ func (s *nodeSet) SetWeight(id string, weight float64) error {
 
 // SetDomain sets a node's failure domain; "" clears it.
 func (s *nodeSet) SetDomain(id string, domain string) error {
-	return s.change("SetDomain", fmt.Sprintf("(%q, %q)", id, domain), func() C.longstraw_result {
+	return s.change("SetDomain", fmt.Sprintf("(%s, %s)", shown(id), shown(domain)), func() C.longstraw_result {
 		defer runtime.KeepAlive(id)
 		defer runtime.KeepAlive(domain)
 		return s.set.setDomain(strPtr(id), C.size_t(len(id)), strPtr(domain), C.size_t(len(domain)))
@@ -579,7 +594,10 @@ func (s *nodeSet) Nodes() []string { return append([]string(nil), s.view.Load().
 // the LONGSTRAW_BACKEND environment variable. It never changes placement.
 func (s *nodeSet) Backend() string {
 	var name *C.char
-	if C.longstraw_snapshot_backend(s.view.Load().snap, &name) != C.LONGSTRAW_OK {
+	v := s.view.Load()
+	code := C.longstraw_snapshot_backend(v.snap, &name)
+	runtime.KeepAlive(v) // the finalizer frees v.snap; name points into the library, not into v
+	if code != C.LONGSTRAW_OK {
 		return "unknown"
 	}
 	return C.GoString(name)
@@ -653,7 +671,8 @@ func (s *nodeSet) RankBytes(key []byte) ([]string, error) {
 
 func (s *nodeSet) topK(key *C.uint8_t, keyLen int, keep any, k int, op string) ([]string, error) {
 	if k < 0 {
-		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument}
+		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument,
+			reason: "k must not be negative (0 gives an empty list)"}
 	}
 	v := s.view.Load()
 	k = min(k, v.eligible)

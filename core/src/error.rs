@@ -129,8 +129,9 @@ impl fmt::Display for Error {
             Error::BadSkeletonShape { fanout_bits, levels } => write!(
                 f,
                 "skeleton shape fanout_bits={fanout_bits} levels={levels} out of range \
-                 (levels 0 to {}; fanout_bits 1 to {} when levels > 0)",
+                 (levels 0 to {}; fanout_bits 1 to {} when levels > 0, 0 to {} when levels = 0)",
                 crate::skeleton::MAX_LEVELS,
+                crate::skeleton::MAX_FANOUT_BITS,
                 crate::skeleton::MAX_FANOUT_BITS
             ),
             Error::NodesNotSorted { at } => {

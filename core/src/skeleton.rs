@@ -45,9 +45,12 @@ impl SkeletonShape {
         levels: 0,
     };
 
-    /// A shape with fan-out `2^fanout_bits` (1 to 6 bits) and `levels` (0 to 5) levels.
+    /// A shape with fan-out `2^fanout_bits` and `levels` (0 to 5) levels.
+    /// `fanout_bits` is 1 to 6, or 0 to 6 when `levels` is 0, where it is
+    /// ignored (SPEC.md §11): one range in every language, so that a value
+    /// that means nothing is still never a silent typo.
     pub const fn new(fanout_bits: u8, levels: u8) -> Result<SkeletonShape, Error> {
-        if levels > MAX_LEVELS || (levels > 0 && (fanout_bits == 0 || fanout_bits > MAX_FANOUT_BITS)) {
+        if levels > MAX_LEVELS || fanout_bits > MAX_FANOUT_BITS || (levels > 0 && fanout_bits == 0) {
             return Err(Error::BadSkeletonShape { fanout_bits, levels });
         }
         let fanout_bits = if levels == 0 { 0 } else { fanout_bits };

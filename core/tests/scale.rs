@@ -439,6 +439,11 @@ fn skeleton_errors() {
     assert!(SkeletonShape::new(7, 1).is_err());
     assert!(SkeletonShape::new(2, 6).is_err());
     assert_eq!(SkeletonShape::new(3, 0).unwrap(), SkeletonShape::FLAT);
+    // One range for fanout_bits everywhere: 0 to 6 when levels = 0 (SPEC.md §11).
+    assert_eq!(SkeletonShape::new(0, 0).unwrap(), SkeletonShape::FLAT);
+    assert_eq!(SkeletonShape::new(6, 0).unwrap(), SkeletonShape::FLAT);
+    assert!(SkeletonShape::new(7, 0).is_err());
+    assert!(SkeletonShape::new(u8::MAX, 0).is_err());
     let mut groups = vec![Group::EMPTY; 8];
     let shape = SkeletonShape::new(1, 2).unwrap();
     assert!(build_groups(0, shape, &[2, 1], &[1.0, 1.0], &mut groups).is_err());

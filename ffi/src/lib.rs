@@ -13,6 +13,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod boundary;
+mod lengths;
 mod members;
 mod mode;
 mod rendezvous;

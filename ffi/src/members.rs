@@ -5,6 +5,7 @@ use longstraw::PackedKeys;
 use longstraw_set::{Rendezvous, Result, Skeleton, Table};
 
 use crate::boundary::{boundary, in_slice, FfiResult, Out};
+use crate::lengths::{id_arg, label_arg};
 use crate::mode::{flat_handle, skeleton_handle, table_handle};
 use crate::result::longstraw_result::{self, *};
 use crate::snapshot::longstraw_snapshot;
@@ -117,7 +118,12 @@ pub(crate) unsafe fn add(
 ) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
-        let (id, domain) = unsafe { (in_slice(id, id_len)?, in_slice(domain, domain_len)?) };
+        let (id, domain) = unsafe {
+            (
+                id_arg(id, id_len, LONGSTRAW_INVALID_NODE_ID)?,
+                label_arg(domain, domain_len)?,
+            )
+        };
         Ok(set?.add_node(id, weight, label(domain))?)
     })
 }
@@ -167,7 +173,7 @@ pub(crate) unsafe fn add_batch(
 pub(crate) unsafe fn remove(set: FfiResult<&impl Members>, id: *const u8, id_len: usize) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
-        let id = unsafe { in_slice(id, id_len)? };
+        let id = unsafe { id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)? };
         Ok(set?.remove_node(id)?)
     })
 }
@@ -184,7 +190,7 @@ pub(crate) unsafe fn set_weight(
 ) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
-        let id = unsafe { in_slice(id, id_len)? };
+        let id = unsafe { id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)? };
         Ok(set?.reweight(id, weight)?)
     })
 }
@@ -202,7 +208,12 @@ pub(crate) unsafe fn set_domain(
 ) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
-        let (id, domain) = unsafe { (in_slice(id, id_len)?, in_slice(domain, domain_len)?) };
+        let (id, domain) = unsafe {
+            (
+                id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)?,
+                label_arg(domain, domain_len)?,
+            )
+        };
         Ok(set?.relabel(id, label(domain))?)
     })
 }

@@ -34,7 +34,7 @@ unsafe fn set<'a>(sk: *const longstraw_skeleton) -> FfiResult<&'a Skeleton> {
 /// labels, and its seed, placement version and kernel. The skeleton does not
 /// depend on `members` afterwards.
 ///
-/// `fanout_bits` (1 to 6; ignored when `levels` is 0) and `levels` (0 to 5)
+/// `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and `levels` (0 to 5)
 /// fix the tree's shape; pass `LONGSTRAW_AUTO` for both to pick the
 /// shallowest tree whose leaf groups average at most 64 nodes for the node
 /// count now (flat up to 256 nodes). Deeper trees look up faster and move

@@ -49,13 +49,28 @@ impl From<longstraw::Error> for Error {
     }
 }
 
-/// Renders an id for a message: text when it is UTF-8, hex otherwise.
+/// How many characters (or bytes, in hex) of an id a message quotes; every
+/// binding cuts ids the same way, so a 64 KiB id never becomes a 64 KiB message.
+const SHOWN: usize = 60;
+
+/// Renders an id for a message: text when it is UTF-8, hex otherwise, cut
+/// after [`SHOWN`] characters (bytes for hex) with its length noted.
 pub(crate) fn show_id(id: &[u8]) -> String {
+    let more = |shown: usize| {
+        if shown < id.len() {
+            format!("... ({} bytes)", id.len())
+        } else {
+            String::new()
+        }
+    };
     match std::str::from_utf8(id) {
-        Ok(s) => format!("{s:?}"),
+        Ok(s) => {
+            let head: String = s.chars().take(SHOWN).collect();
+            format!("{head:?}{}", more(head.len()))
+        }
         Err(_) => {
-            let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
-            format!("0x{hex}")
+            let hex: String = id.iter().take(SHOWN / 2).map(|b| format!("{b:02x}")).collect();
+            format!("0x{hex}{}", more(SHOWN / 2))
         }
     }
 }

@@ -98,6 +98,26 @@ impl Js {
 
     /// `(element type, elements, data pointer)` of a typed array, or `None`.
     fn typed_array(self, v: sys::napi_value) -> Res<Option<(i32, usize, *mut u8)>> {
+        Ok(self
+            .typed_array_and_buffer(v)?
+            .map(|(kind, len, data, _)| (kind, len, data)))
+    }
+
+    /// `typed_array` for reading: an error when its ArrayBuffer is detached
+    /// (see `detached.rs`), which would otherwise read as 0 bytes.
+    fn live_typed_array(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Option<(i32, usize, *mut u8)>> {
+        match self.typed_array_and_buffer(v)? {
+            None => Ok(None),
+            Some((kind, len, data, buffer)) => {
+                self.require_attached(buffer, what)?;
+                Ok(Some((kind, len, data)))
+            }
+        }
+    }
+
+    /// `typed_array` plus the typed array's ArrayBuffer.
+    #[allow(clippy::type_complexity)]
+    fn typed_array_and_buffer(self, v: sys::napi_value) -> Res<Option<(i32, usize, *mut u8, sys::napi_value)>> {
         let mut yes = false;
         // SAFETY: `env` and `v` belong to the current call.
         check(
@@ -119,7 +139,7 @@ impl Js {
             },
             "get_typedarray_info",
         )?;
-        Ok(Some((kind, len, data.cast())))
+        Ok(Some((kind, len, data.cast(), buffer)))
     }
 
     /// A short description of a value for error messages: its type and,
@@ -278,7 +298,7 @@ impl Js {
     pub fn bytes<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
         match self.type_of(v)? {
             JsType::String => self.string(v, buf, what),
-            JsType::Object => match self.typed_array(v)? {
+            JsType::Object => match self.live_typed_array(v, what)? {
                 Some((sys::TypedarrayType::uint8_array, len, data)) => {
                     // SAFETY: the typed array's memory stays valid and in place
                     // for the whole native call: no JavaScript runs before we
@@ -293,7 +313,7 @@ impl Js {
 
     /// The bytes of a Buffer or Uint8Array (packed key bytes).
     pub fn byte_array<'a>(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<&'a [u8]> {
-        match self.typed_array(v)? {
+        match self.live_typed_array(v, what)? {
             // SAFETY: as in `bytes`: valid for the current native call, which
             // the caller's lifetime must not outlive.
             Some((sys::TypedarrayType::uint8_array, len, data)) => Ok(unsafe { slice_or_empty(data, len) }),
@@ -303,7 +323,7 @@ impl Js {
 
     /// The offsets of a packed batch: a Uint32Array or a BigUint64Array.
     pub fn offsets<'a>(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<OffsetsRef<'a>> {
-        match self.typed_array(v)? {
+        match self.live_typed_array(v, what)? {
             // SAFETY: as in `bytes`. A typed array's byte offset is a multiple
             // of its element size, so the pointer is aligned.
             Some((sys::TypedarrayType::uint32_array, len, data)) => {
@@ -319,7 +339,7 @@ impl Js {
 
     /// A Uint32Array to write into.
     pub fn u32_array_mut<'a>(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<&'a mut [u32]> {
-        match self.typed_array(v)? {
+        match self.live_typed_array(v, what)? {
             Some((sys::TypedarrayType::uint32_array, len, data)) => {
                 // SAFETY: as in `offsets`; nothing else reads or writes the
                 // array during the native call. The caller must not pass the

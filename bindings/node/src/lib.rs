@@ -6,6 +6,7 @@
 
 mod batch;
 mod construct;
+mod detached;
 mod error;
 mod fast;
 mod js;

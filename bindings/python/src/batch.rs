@@ -73,6 +73,7 @@ enum Offsets {
 /// `array.array`), or from a sequence of ints.
 fn read_offsets(obj: &Bound<'_, PyAny>) -> PyResult<Offsets> {
     let py = obj.py();
+    crate::offsets_shape::require_one_dimension(obj)?;
     if let Ok(b) = PyBuffer::<u32>::get(obj) {
         return Ok(Offsets::U32(b.to_vec(py)?));
     }

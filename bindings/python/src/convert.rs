@@ -1,9 +1,9 @@
 //! Python values to the types of the set, with errors that name the value.
 
-use longstraw::{validate_weight, Placement};
+use longstraw::Placement;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyIterator, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyIterator, PyMemoryView, PyString};
 
 use crate::buffer::RawBytes;
 use crate::error::{bad_value, core_to_py, wrong_type};
@@ -111,40 +111,8 @@ pub(crate) fn with_node_id<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R
     with_buffer_key("node id", obj, f)
 }
 
-/// A weight: a `float`, an `int` that a float holds exactly, or an object
-/// with `__float__` (NumPy scalars). Checked by the core's rules: 0 (drained)
-/// or a normal float in [2^-64, 2^64]; NaN, -0.0, negatives, infinities are
-/// errors.
-pub(crate) fn weight(obj: &Bound<'_, PyAny>, context: &dyn Fn() -> String) -> PyResult<f64> {
-    if obj.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "{}: weight must be a number, not bool",
-            context()
-        )));
-    }
-    let value = if let Ok(f) = obj.cast::<PyFloat>() {
-        f.value()
-    } else if obj.is_instance_of::<PyInt>() {
-        let as_float = obj.extract::<f64>().map_err(|_| {
-            bad_value(format!(
-                "{}: invalid weight {obj}: it is above 2^64 (weights must be 0 or in [2^-64, 2^64])",
-                context()
-            ))
-        })?;
-        if !PyFloat::new(obj.py(), as_float).as_any().eq(obj)? {
-            return Err(bad_value(format!(
-                "{}: weight {obj} is not exactly representable as a float",
-                context()
-            )));
-        }
-        as_float
-    } else if obj.hasattr("__float__")? && !obj.is_instance_of::<PyString>() {
-        obj.extract::<f64>()?
-    } else {
-        return Err(wrong_type(&format!("{}: weight", context()), "a float or int", obj));
-    };
-    validate_weight(value).map_err(|e| bad_value(format!("{}: {e}", context())))
-}
+/// A weight (see `crate::weight`): only values that convert to an `f64` exactly.
+pub(crate) use crate::weight::weight;
 
 /// An unsigned integer argument (`seed`, `k`, ...): an `int` (or an object
 /// with `__index__`, such as a NumPy integer) in `[0, max]`. `bool` is refused

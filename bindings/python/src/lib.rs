@@ -9,6 +9,7 @@ mod buffer;
 mod convert;
 mod error;
 mod generic;
+mod offsets_shape;
 mod placed;
 mod rendezvous;
 mod shared;
@@ -16,6 +17,7 @@ mod skeleton;
 mod snapshot;
 mod table;
 mod view;
+mod weight;
 
 use pyo3::prelude::*;
 

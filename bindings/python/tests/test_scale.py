@@ -207,7 +207,7 @@ def test_flat_skeleton_is_rendezvous():
         (
             dict(fanout_bits=0, levels=1),
             ValueError,
-            "skeleton shape fanout_bits=0 levels=1 out of range (levels 0 to 5; fanout_bits 1 to 6 when levels > 0)",
+            "skeleton shape fanout_bits=0 levels=1 out of range (levels 0 to 5; fanout_bits 1 to 6 when levels > 0, 0 to 6 when levels = 0)",
         ),
         (dict(levels=2), ValueError, "levels=2 needs fanout_bits (1 to 6)"),
         (dict(fanout_bits=2), ValueError, "fanout_bits=2 needs levels (0 to 5)"),

@@ -1,0 +1,38 @@
+//! Id and label lengths from C, checked against their limits before any
+//! pointer is turned into a slice: an id length of `SIZE_MAX` is an invalid
+//! id (or an unknown node), never a `LONGSTRAW_LENGTH_MISMATCH`, which would
+//! blame the caller's buffer handling for what is a bad value.
+
+use longstraw::MAX_NODE_ID_LEN;
+
+use crate::boundary::{in_slice, FfiResult};
+use crate::result::longstraw_result::{self, LONGSTRAW_INVALID_DOMAIN};
+
+/// The longest domain label (SPEC.md §12), the same limit as an id.
+const MAX_LABEL_LEN: usize = MAX_NODE_ID_LEN;
+
+/// An id argument; `too_long` is the operation's error for an id longer than
+/// any id can be (`LONGSTRAW_INVALID_NODE_ID` on add, `LONGSTRAW_UNKNOWN_NODE`
+/// where the id must name a node already in the set).
+///
+/// # Safety
+/// `id` must be NULL or point to `len` bytes.
+pub(crate) unsafe fn id_arg<'a>(id: *const u8, len: usize, too_long: longstraw_result) -> FfiResult<&'a [u8]> {
+    if len > MAX_NODE_ID_LEN {
+        return Err(too_long);
+    }
+    // SAFETY: forwarded contract.
+    unsafe { in_slice(id, len) }
+}
+
+/// A domain label argument (length 0 is no label).
+///
+/// # Safety
+/// `label` must be NULL or point to `len` bytes.
+pub(crate) unsafe fn label_arg<'a>(label: *const u8, len: usize) -> FfiResult<&'a [u8]> {
+    if len > MAX_LABEL_LEN {
+        return Err(LONGSTRAW_INVALID_DOMAIN);
+    }
+    // SAFETY: forwarded contract.
+    unsafe { in_slice(label, len) }
+}
