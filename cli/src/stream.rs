@@ -114,3 +114,48 @@ where
     debug_assert!(carry.is_empty(), "the last chunk takes the rest");
     Ok(total)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chunking never splits or merges a key, whatever the line lengths, and keeps input order.
+    #[test]
+    fn chunks_give_the_same_keys_as_one_split() {
+        let mut input = Vec::new();
+        let mut state = 7u64;
+        for i in 0..200_000u64 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (state >> 58) as usize;
+            input.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, len));
+            input.push(b'\n');
+            if i == 100_000 {
+                input.extend(std::iter::repeat_n(b'z', 3 * CHUNK / 2)); // a key longer than a chunk
+                input.extend_from_slice(b"\r\n");
+            }
+        }
+        input.extend_from_slice(b"no-newline-at-end");
+        let expected: Vec<u8> = lines(&input).flat_map(|k| k.iter().copied().chain([b'\n'])).collect();
+        let mut states = vec![0usize; 2];
+        let mut out = Vec::new();
+        let read = for_each_chunk(
+            input.as_slice(),
+            &mut states,
+            &mut out,
+            &ProgressBar::hidden(),
+            |chunk, n, out| {
+                for key in lines(chunk) {
+                    *n += 1;
+                    out.extend_from_slice(key);
+                    out.push(b'\n');
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(read, input.len() as u64);
+        assert_eq!(states.iter().sum::<usize>(), 200_002);
+        assert!(out == expected, "chunked keys differ from one split");
+    }
+}
