@@ -14,6 +14,7 @@
 
 mod boundary;
 mod members;
+mod membership_file;
 mod mode;
 mod rendezvous;
 mod result;
@@ -22,6 +23,7 @@ mod snapshot;
 mod table;
 mod version;
 
+pub use membership_file::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;
