@@ -8,6 +8,7 @@ mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod membership_file;
 mod placed;
 mod rendezvous;
 mod shared;
