@@ -191,6 +191,12 @@ typedef enum {
    * A failure domain label was longer than 65535 bytes.
    */
   LONGSTRAW_INVALID_DOMAIN = 19,
+  /**
+   * A membership file could not be read, parsed, validated or written, or
+   * holds another mode than the call loads; the message buffer of the
+   * call names the line and the field (docs/MEMBERSHIP.md).
+   */
+  LONGSTRAW_BAD_FILE = 20,
 } longstraw_result;
 
 /**
@@ -266,6 +272,76 @@ typedef struct longstraw_table longstraw_table;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The mode a membership file declares (`mode = ...`), after validating the whole file.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string, `mode` writable, and `message`
+ * NULL (with `message_len` 0) or writable for `message_len` bytes.
+ */
+longstraw_result longstraw_file_mode(const char *path,
+                                     longstraw_mode *mode,
+                                     char *message,
+                                     size_t message_len);
+
+/**
+ * Loads a flat membership file (`mode = "flat"`) into a new node set; free it
+ * with `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (unreadable, bad
+ * TOML, an unknown field, an invalid or duplicate node, another mode; the
+ * message names the line and the field), `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * As `longstraw_file_mode`; `out` must be writable.
+ */
+longstraw_result longstraw_rendezvous_load_file(const char *path,
+                                                longstraw_rendezvous **out,
+                                                char *message,
+                                                size_t message_len);
+
+/**
+ * Loads a table membership file (`mode = "table"`); free the table with
+ * `longstraw_table_free`. Errors as `longstraw_rendezvous_load_file`.
+ *
+ * # Safety
+ * As `longstraw_rendezvous_load_file`.
+ */
+longstraw_result longstraw_table_load_file(const char *path,
+                                           longstraw_table **out,
+                                           char *message,
+                                           size_t message_len);
+
+/**
+ * Loads a skeleton membership file (`mode = "skeleton"`); free it with
+ * `longstraw_skeleton_free`. Errors as `longstraw_rendezvous_load_file`.
+ *
+ * # Safety
+ * As `longstraw_rendezvous_load_file`.
+ */
+longstraw_result longstraw_skeleton_load_file(const char *path,
+                                              longstraw_skeleton **out,
+                                              char *message,
+                                              size_t message_len);
+
+/**
+ * Saves a snapshot of any mode as a membership file (written to a temporary
+ * file and renamed, so readers never see half a file). The file pins the
+ * seed, the placement version and the mode's shape: loading it gives the
+ * same placement.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write).
+ *
+ * # Safety
+ * `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
+ */
+longstraw_result longstraw_snapshot_save_file(const longstraw_snapshot *s,
+                                              const char *path,
+                                              char *message,
+                                              size_t message_len);
 
 /**
  * Creates an empty node set.

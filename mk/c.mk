@@ -78,7 +78,8 @@ $(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/include/longst
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lpthread -lm
 
 C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_validation \
-	$(C_BUILD)/test_edges
+	$(C_BUILD)/test_edges \
+	$(C_BUILD)/test_membership
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
@@ -87,6 +88,7 @@ c-tests: c-deps $(C_TESTS)
 	$(C_BUILD)/test_threads 3000
 	$(C_BUILD)/test_validation $(ROOT)/tests/validation/rules.json
 	$(C_BUILD)/test_edges $(ROOT)/tests/vectors/placement-v1-edges.json
+	@mkdir -p $(C_BUILD)/scratch && $(C_BUILD)/test_membership $(ROOT) $(C_BUILD)/scratch
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
@@ -94,11 +96,12 @@ c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_threads 200
 	$(VALGRIND) $(C_BUILD)/test_validation $(ROOT)/tests/validation/rules.json
 	$(VALGRIND) $(C_BUILD)/test_edges $(ROOT)/tests/vectors/placement-v1-edges.json
+	@mkdir -p $(C_BUILD)/scratch && $(VALGRIND) $(C_BUILD)/test_membership $(ROOT) $(C_BUILD)/scratch
 	@echo "c: valgrind memcheck: 0 errors, 0 leaks"
 
 c-sanitizers: c-deps c-lib
 	@mkdir -p $(C_BUILD)/asan
-	for t in test_api test_vectors test_threads test_validation test_edges; do \
+	for t in test_api test_vectors test_threads test_validation test_edges test_membership; do \
 	  $(CC) $(C_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	    $(ROOT)/tests/c/$$t.c -o $(C_BUILD)/asan/$$t $(C_LINK) -lcjson -lpthread -lm; \
 	done
@@ -107,6 +110,7 @@ c-sanitizers: c-deps c-lib
 	$(C_BUILD)/asan/test_threads 1000
 	$(C_BUILD)/asan/test_validation $(ROOT)/tests/validation/rules.json
 	$(C_BUILD)/asan/test_edges $(ROOT)/tests/vectors/placement-v1-edges.json
+	@mkdir -p $(C_BUILD)/scratch && $(C_BUILD)/asan/test_membership $(ROOT) $(C_BUILD)/scratch
 	@echo "c: ASan + UBSan: clean"
 
 # ThreadSanitizer needs the library instrumented too, which takes a nightly

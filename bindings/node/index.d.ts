@@ -15,6 +15,19 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class Rendezvous {
   /**
+   * `Rendezvous.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
+   * this class's mode describes; the same file gives the same placement in
+   * every language. A bad file throws an Error with code
+   * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   */
+  static load(path: string): Rendezvous
+  /**
+   * Saves the current membership as a membership file that pins the seed,
+   * the placement version and the shape (written to a temporary file, then
+   * renamed).
+   */
+  save(path: string): void
+  /**
    * `new Rendezvous(nodes, { weights, seed, placement, domains })`.
    *
    * `nodes`: ids as strings (UTF-8), Buffers or Uint8Arrays. `weights`: one
@@ -92,6 +105,19 @@ export declare class Rendezvous {
  * weight. Its placement differs from a `Rendezvous`'s unless `levels` is 0.
  */
 export declare class Skeleton {
+  /**
+   * `Skeleton.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
+   * this class's mode describes; the same file gives the same placement in
+   * every language. A bad file throws an Error with code
+   * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   */
+  static load(path: string): Skeleton
+  /**
+   * Saves the current membership as a membership file that pins the seed,
+   * the placement version and the shape (written to a temporary file, then
+   * renamed).
+   */
+  save(path: string): void
   /**
    * `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
    *
@@ -242,6 +268,19 @@ export declare class Snapshot {
  * exactly its partitions; adding one moves only the partitions it wins.
  */
 export declare class Table {
+  /**
+   * `Table.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
+   * this class's mode describes; the same file gives the same placement in
+   * every language. A bad file throws an Error with code
+   * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   */
+  static load(path: string): Table
+  /**
+   * Saves the current membership as a membership file that pins the seed,
+   * the placement version and the shape (written to a temporary file, then
+   * renamed).
+   */
+  save(path: string): void
   /**
    * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
    *

@@ -15,6 +15,7 @@
 mod boundary;
 mod lengths;
 mod members;
+mod membership_file;
 mod mode;
 mod rendezvous;
 mod result;
@@ -23,6 +24,7 @@ mod snapshot;
 mod table;
 mod version;
 
+pub use membership_file::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;

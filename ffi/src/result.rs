@@ -63,12 +63,16 @@ pub enum longstraw_result {
     LONGSTRAW_INVALID_PARAMETER = 18,
     /// A failure domain label was longer than 65535 bytes.
     LONGSTRAW_INVALID_DOMAIN = 19,
+    /// A membership file could not be read, parsed, validated or written, or
+    /// holds another mode than the call loads; the message buffer of the
+    /// call names the line and the field (docs/MEMBERSHIP.md).
+    LONGSTRAW_BAD_FILE = 20,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 20] = [
+const ALL_CODES: [longstraw_result; 21] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -89,6 +93,7 @@ const ALL_CODES: [longstraw_result; 20] = [
     LONGSTRAW_INTERNAL_ERROR,
     LONGSTRAW_INVALID_PARAMETER,
     LONGSTRAW_INVALID_DOMAIN,
+    LONGSTRAW_BAD_FILE,
 ];
 
 impl longstraw_result {
@@ -129,6 +134,7 @@ impl longstraw_result {
                 "invalid parameter: a partition-table or skeleton parameter is out of its documented range\0"
             }
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
+            LONGSTRAW_BAD_FILE => "bad membership file: see the message the call wrote for the line and the field\0",
         }
     }
 }

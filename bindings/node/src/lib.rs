@@ -12,6 +12,7 @@ mod fast;
 mod js;
 mod lookup;
 mod members;
+mod membership_file;
 mod modes;
 mod raw;
 mod rendezvous;

@@ -49,6 +49,26 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
 
 #[napi]
 impl Rendezvous {
+    /// `Rendezvous.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
+    /// this class's mode describes; the same file gives the same placement in
+    /// every language. A bad file throws an Error with code
+    /// `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+    #[napi(catch_unwind, factory)]
+    pub fn load(env: &Env, path: String) -> Result<Self> {
+        crate::membership_file::load_flat(&path)
+            .map(|inner| Rendezvous { inner })
+            .or_throw(env)
+    }
+
+    /// Saves the current membership as a membership file that pins the seed,
+    /// the placement version and the shape (written to a temporary file, then
+    /// renamed).
+    #[napi(catch_unwind)]
+    pub fn save(&self, env: &Env, path: String) -> Result<()> {
+        let membership = longstraw_membership::Membership::of_snapshot(&self.inner.snapshot());
+        crate::membership_file::save(membership, &path).or_throw(env)
+    }
+
     /// `new Rendezvous(nodes, { weights, seed, placement, domains })`.
     ///
     /// `nodes`: ids as strings (UTF-8), Buffers or Uint8Arrays. `weights`: one

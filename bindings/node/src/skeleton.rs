@@ -57,6 +57,26 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
 
 #[napi]
 impl Skeleton {
+    /// `Skeleton.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
+    /// this class's mode describes; the same file gives the same placement in
+    /// every language. A bad file throws an Error with code
+    /// `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+    #[napi(catch_unwind, factory)]
+    pub fn load(env: &Env, path: String) -> Result<Self> {
+        crate::membership_file::load_skeleton(&path)
+            .map(|inner| Skeleton { inner })
+            .or_throw(env)
+    }
+
+    /// Saves the current membership as a membership file that pins the seed,
+    /// the placement version and the shape (written to a temporary file, then
+    /// renamed).
+    #[napi(catch_unwind)]
+    pub fn save(&self, env: &Env, path: String) -> Result<()> {
+        let membership = longstraw_membership::Membership::of_skeleton(&self.inner.snapshot());
+        crate::membership_file::save(membership, &path).or_throw(env)
+    }
+
     /// `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
     ///
     /// The options of `Rendezvous`, plus the tree's shape: `2^fanoutBits`

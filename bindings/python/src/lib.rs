@@ -10,6 +10,7 @@ mod convert;
 mod error;
 mod generic;
 mod offsets_shape;
+mod membership_file;
 mod placed;
 mod rendezvous;
 mod shared;

@@ -53,6 +53,23 @@ set_class!(Rendezvous, Snapshot, {
         })
     }
 
+    /// Loads a membership file (docs/MEMBERSHIP.md) of this class's mode.
+    /// The same file gives the same placement in every language. A bad file
+    /// raises ValueError naming the line and the field.
+    #[classmethod]
+    fn load<'py>(cls: &Bound<'py, PyType>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = crate::membership_file::constructor_kwargs(cls.py(), &path, "Rendezvous")?;
+        cls.call((), Some(&kwargs))
+    }
+
+    /// Saves the current membership as a membership file that pins the seed,
+    /// the placement version and the shape, so loading it places every key
+    /// the same way.
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let membership = longstraw_membership::Membership::of_snapshot(&self.shared.view().snap);
+        crate::membership_file::save(py, membership, &path)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         self.shared.view().repr(py, "Rendezvous", &[])
     }

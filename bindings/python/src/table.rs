@@ -115,6 +115,23 @@ set_class!(Table, TableSnapshot, {
         self.shared.view().snap.distinct_domains()
     }
 
+    /// Loads a membership file (docs/MEMBERSHIP.md) of this class's mode.
+    /// The same file gives the same placement in every language. A bad file
+    /// raises ValueError naming the line and the field.
+    #[classmethod]
+    fn load<'py>(cls: &Bound<'py, PyType>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = crate::membership_file::constructor_kwargs(cls.py(), &path, "Table")?;
+        cls.call((), Some(&kwargs))
+    }
+
+    /// Saves the current membership as a membership file that pins the seed,
+    /// the placement version and the shape, so loading it places every key
+    /// the same way.
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let membership = longstraw_membership::Membership::of_table(&self.shared.view().snap);
+        crate::membership_file::save(py, membership, &path)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let view = self.shared.view();
         view.repr(py, "Table", &shape(&view.snap))

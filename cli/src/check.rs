@@ -1,0 +1,153 @@
+//! `longstraw check`: every problem of a membership file, then the share each node should get.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use longstraw_membership::{LoadedSnapshot, Membership, Mode};
+
+use crate::render::show;
+
+/// Problems found in a membership file that parsed: each names the lines involved.
+pub fn problems(m: &Membership) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut by_id: HashMap<&[u8], usize> = HashMap::new();
+    let mut by_hash: HashMap<u64, usize> = HashMap::new();
+    for (i, node) in m.nodes.iter().enumerate() {
+        if let Some(&first) = by_id.get(node.id.as_slice()) {
+            found.push(format!(
+                "line {}: nodes[{i}]: duplicate node {} (first at line {})",
+                node.line,
+                show(&node.id),
+                m.nodes[first].line
+            ));
+            continue;
+        }
+        by_id.insert(&node.id, i);
+        let hash = longstraw::node_hash(&node.id, m.seed);
+        if let Some(&other) = by_hash.get(&hash) {
+            found.push(format!(
+                "line {}: nodes[{i}]: node {} has the same hash as node {} (line {}) under seed {}; change the seed or an id",
+                node.line,
+                show(&node.id),
+                show(&m.nodes[other].id),
+                m.nodes[other].line,
+                m.seed
+            ));
+        } else {
+            by_hash.insert(hash, i);
+        }
+    }
+    if m.nodes.iter().all(|n| n.weight == 0.0) {
+        found.push("no node has a positive weight: every lookup would fail".to_string());
+    }
+    if let Mode::Table {
+        distinct_domains: true,
+        replicas,
+        ..
+    } = m.mode
+    {
+        let domains = domain_weights(m).len();
+        if domains < replicas {
+            found.push(format!(
+                "table.distinct_domains with {replicas} replicas needs {replicas} failure domains; the file has {domains}"
+            ));
+        }
+    }
+    found
+}
+
+/// Total weight per failure domain (a node without a domain is a domain of its own).
+fn domain_weights(m: &Membership) -> Vec<(String, f64, usize)> {
+    let mut out: Vec<(String, f64, usize)> = Vec::new();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    for node in &m.nodes {
+        let (key, name) = match &node.domain {
+            Some(d) => (d.clone(), show(d)),
+            None => {
+                let mut k = vec![0xff, 0xfe];
+                k.extend_from_slice(&node.id);
+                (k, format!("(own: {})", show(&node.id)))
+            }
+        };
+        let i = *index.entry(key).or_insert_with(|| {
+            out.push((name, 0.0, 0));
+            out.len() - 1
+        });
+        out[i].1 += node.weight;
+        out[i].2 += 1;
+    }
+    out
+}
+
+/// Writes the report of a valid file: the settings, domains and per-node shares.
+pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io::Result<()> {
+    let total: f64 = m.nodes.iter().map(|n| n.weight).sum();
+    let drained = m.nodes.iter().filter(|n| n.weight == 0.0).count();
+    writeln!(
+        out,
+        "ok: {} nodes ({} drained), seed {}, placement {}",
+        m.nodes.len(),
+        drained,
+        m.seed,
+        m.placement.number()
+    )?;
+    match snap {
+        LoadedSnapshot::Flat(_) => writeln!(out, "mode: flat")?,
+        LoadedSnapshot::Table(t) => writeln!(
+            out,
+            "mode: table, 2^{} = {} partitions, {} replicas{}",
+            t.partition_bits(),
+            t.partitions(),
+            t.replicas(),
+            if t.distinct_domains() { ", distinct domains" } else { "" }
+        )?,
+        LoadedSnapshot::Skeleton(s) => writeln!(
+            out,
+            "mode: skeleton, fan-out 2^{}, {} levels",
+            s.shape().fanout_bits(),
+            s.shape().levels()
+        )?,
+    }
+    let positive: Vec<f64> = m.nodes.iter().map(|n| n.weight).filter(|&w| w > 0.0).collect();
+    if let (Some(min), Some(max)) = (
+        positive.iter().copied().reduce(f64::min),
+        positive.iter().copied().reduce(f64::max),
+    ) {
+        writeln!(out, "weights: {min} to {max} (ratio {:.3}), total {total}", max / min)?;
+    }
+    let domains = domain_weights(m);
+    if m.nodes.iter().any(|n| n.domain.is_some()) {
+        writeln!(out, "failure domains: {}", domains.len())?;
+        writeln!(out, "domain\tnodes\tweight_share")?;
+        for (name, w, n) in &domains {
+            writeln!(out, "{name}\t{n}\t{:.6}", if total > 0.0 { w / total } else { 0.0 })?;
+        }
+    }
+    // The partition count of a table is what a node will really hold; the weight share is the expectation.
+    let partitions = match snap {
+        LoadedSnapshot::Table(t) => {
+            let mut counts = vec![0u64; m.nodes.len()];
+            for p in 0..t.partitions() as u32 {
+                if let Some(&first) = t.row(p).first() {
+                    counts[first as usize] += 1;
+                }
+            }
+            Some((counts, t.partitions() as f64))
+        }
+        _ => None,
+    };
+    match &partitions {
+        Some(_) => writeln!(out, "node\tweight\tdomain\tshould_get\tpartition_share")?,
+        None => writeln!(out, "node\tweight\tdomain\tshould_get")?,
+    }
+    for (i, node) in m.nodes.iter().enumerate() {
+        let share = if total > 0.0 { node.weight / total } else { 0.0 };
+        let domain = node.domain.as_deref().map_or("-".to_string(), show);
+        write!(out, "{}\t{}\t{domain}\t{share:.6}", show(&node.id), node.weight)?;
+        if let Some((counts, p)) = &partitions {
+            write!(out, "\t{:.6}", counts[i] as f64 / p)?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,218 @@
+//! Membership files (docs/MEMBERSHIP.md) from C: load a set, save a snapshot.
+//!
+//! Every call takes a caller-owned `message` buffer: on `LONGSTRAW_BAD_FILE`
+//! it receives the reason, naming the file, line and field, NUL-terminated
+//! and cut to `message_len` bytes. `(NULL, 0)` asks for no message.
+
+use std::ffi::{c_char, CStr};
+
+use longstraw_membership::{Loaded, Membership};
+
+use crate::boundary::{boundary, out_slice, FfiResult, Out};
+use crate::mode::{longstraw_mode, view, View};
+use crate::rendezvous::longstraw_rendezvous;
+use crate::result::longstraw_result::{self, *};
+use crate::skeleton::longstraw_skeleton;
+use crate::snapshot::longstraw_snapshot;
+use crate::table::longstraw_table;
+
+/// Copies `text` into the caller's buffer, cut to fit, NUL-terminated.
+fn write_message(buf: &mut [u8], text: &str) {
+    let Some(room) = buf.len().checked_sub(1) else { return };
+    let n = text.len().min(room);
+    buf[..n].copy_from_slice(&text.as_bytes()[..n]);
+    buf[n] = 0;
+}
+
+/// The path as UTF-8.
+///
+/// # Safety
+/// `path` must be NULL or a NUL-terminated string.
+unsafe fn path_arg<'a>(path: *const c_char, message: &mut [u8]) -> FfiResult<&'a str> {
+    if path.is_null() {
+        return Err(LONGSTRAW_NULL_ARGUMENT);
+    }
+    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
+    let text = unsafe { CStr::from_ptr(path) };
+    text.to_str().map_err(|_| {
+        write_message(message, "the path is not UTF-8");
+        LONGSTRAW_BAD_FILE
+    })
+}
+
+fn bad(message: &mut [u8], e: impl std::fmt::Display) -> longstraw_result {
+    write_message(message, &e.to_string());
+    LONGSTRAW_BAD_FILE
+}
+
+/// Reads and builds a membership file, or writes why not.
+fn load(path: &str, message: &mut [u8]) -> FfiResult<Loaded> {
+    longstraw_membership::load(path).map_err(|e| bad(message, e))
+}
+
+fn wrong_mode(message: &mut [u8], path: &str, found: &Loaded, wanted: &str) -> longstraw_result {
+    let found = match found {
+        Loaded::Flat(_) => "flat",
+        Loaded::Table(_) => "table",
+        Loaded::Skeleton(_) => "skeleton",
+    };
+    bad(
+        message,
+        format!("{path}: the file's mode is \"{found}\"; load it as a {found} set, not a {wanted}"),
+    )
+}
+
+/// The mode a membership file declares (`mode = ...`), after validating the whole file.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
+///
+/// # Safety
+/// `path` must be a NUL-terminated string, `mode` writable, and `message`
+/// NULL (with `message_len` 0) or writable for `message_len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_file_mode(
+    path: *const c_char,
+    mode: *mut longstraw_mode,
+    message: *mut c_char,
+    message_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
+        let out = Out::new(mode)?;
+        // SAFETY: forwarded contract.
+        let path = unsafe { path_arg(path, message)? };
+        let m = Membership::read(path).map_err(|e| bad(message, e))?;
+        let value = match m.mode {
+            longstraw_membership::Mode::Flat => longstraw_mode::LONGSTRAW_MODE_FLAT,
+            longstraw_membership::Mode::Table { .. } => longstraw_mode::LONGSTRAW_MODE_TABLE,
+            longstraw_membership::Mode::Skeleton { .. } => longstraw_mode::LONGSTRAW_MODE_SKELETON,
+        };
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { out.write(value) };
+        Ok(())
+    })
+}
+
+/// Loads a flat membership file (`mode = "flat"`) into a new node set; free it
+/// with `longstraw_rendezvous_free`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (unreadable, bad
+/// TOML, an unknown field, an invalid or duplicate node, another mode; the
+/// message names the line and the field), `LONGSTRAW_BACKEND_UNAVAILABLE`.
+///
+/// # Safety
+/// As `longstraw_file_mode`; `out` must be writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_load_file(
+    path: *const c_char,
+    out: *mut *mut longstraw_rendezvous,
+    message: *mut c_char,
+    message_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let path = unsafe { path_arg(path, message)? };
+        match load(path, message)? {
+            Loaded::Flat(set) => {
+                // SAFETY: checked by Out::new; validity is this function's contract.
+                unsafe { out.write(Box::into_raw(Box::new(set)).cast()) };
+                Ok(())
+            }
+            other => Err(wrong_mode(message, path, &other, "flat set (longstraw_rendezvous)")),
+        }
+    })
+}
+
+/// Loads a table membership file (`mode = "table"`); free the table with
+/// `longstraw_table_free`. Errors as `longstraw_rendezvous_load_file`.
+///
+/// # Safety
+/// As `longstraw_rendezvous_load_file`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_table_load_file(
+    path: *const c_char,
+    out: *mut *mut longstraw_table,
+    message: *mut c_char,
+    message_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let path = unsafe { path_arg(path, message)? };
+        match load(path, message)? {
+            Loaded::Table(set) => {
+                // SAFETY: checked by Out::new; validity is this function's contract.
+                unsafe { out.write(Box::into_raw(Box::new(set)).cast()) };
+                Ok(())
+            }
+            other => Err(wrong_mode(message, path, &other, "table (longstraw_table)")),
+        }
+    })
+}
+
+/// Loads a skeleton membership file (`mode = "skeleton"`); free it with
+/// `longstraw_skeleton_free`. Errors as `longstraw_rendezvous_load_file`.
+///
+/// # Safety
+/// As `longstraw_rendezvous_load_file`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_skeleton_load_file(
+    path: *const c_char,
+    out: *mut *mut longstraw_skeleton,
+    message: *mut c_char,
+    message_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let path = unsafe { path_arg(path, message)? };
+        match load(path, message)? {
+            Loaded::Skeleton(set) => {
+                // SAFETY: checked by Out::new; validity is this function's contract.
+                unsafe { out.write(Box::into_raw(Box::new(set)).cast()) };
+                Ok(())
+            }
+            other => Err(wrong_mode(message, path, &other, "skeleton (longstraw_skeleton)")),
+        }
+    })
+}
+
+/// Saves a snapshot of any mode as a membership file (written to a temporary
+/// file and renamed, so readers never see half a file). The file pins the
+/// seed, the placement version and the mode's shape: loading it gives the
+/// same placement.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write).
+///
+/// # Safety
+/// `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_save_file(
+    s: *const longstraw_snapshot,
+    path: *const c_char,
+    message: *mut c_char,
+    message_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
+        // SAFETY: forwarded contract.
+        let snap = unsafe { view(s)? };
+        // SAFETY: forwarded contract.
+        let path = unsafe { path_arg(path, message)? };
+        let m = match snap {
+            View::Flat(f) => Membership::of_snapshot(f),
+            View::Table(t) => Membership::of_table(t),
+            View::Skeleton(k) => Membership::of_skeleton(k),
+        };
+        m.write(path).map_err(|e| bad(message, e))
+    })
+}

@@ -1,0 +1,181 @@
+//! A validated [`Membership`] to the set it describes.
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use longstraw::Backend;
+use longstraw_set::{
+    Node, Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonSnapshot, Snapshot, Table, TableOptions,
+    TableSnapshot,
+};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{Membership, Mode};
+
+/// The set a membership file describes, of the file's mode.
+#[derive(Debug)]
+pub enum Loaded {
+    /// `mode = "flat"`.
+    Flat(Rendezvous),
+    /// `mode = "table"`.
+    Table(Table),
+    /// `mode = "skeleton"`.
+    Skeleton(Skeleton),
+}
+
+/// One immutable snapshot of a [`Loaded`] set: the lookups every mode has.
+#[derive(Clone, Debug)]
+pub enum LoadedSnapshot {
+    /// A flat snapshot.
+    Flat(Arc<Snapshot>),
+    /// A table snapshot.
+    Table(Arc<TableSnapshot>),
+    /// A skeleton snapshot.
+    Skeleton(Arc<SkeletonSnapshot>),
+}
+
+impl Loaded {
+    /// The current snapshot.
+    pub fn snapshot(&self) -> LoadedSnapshot {
+        match self {
+            Loaded::Flat(s) => LoadedSnapshot::Flat(s.snapshot()),
+            Loaded::Table(t) => LoadedSnapshot::Table(t.snapshot()),
+            Loaded::Skeleton(s) => LoadedSnapshot::Skeleton(s.snapshot()),
+        }
+    }
+}
+
+impl LoadedSnapshot {
+    /// The membership (ids, weights, domains).
+    pub fn members(&self) -> &Snapshot {
+        match self {
+            LoadedSnapshot::Flat(s) => s,
+            LoadedSnapshot::Table(t) => t.members(),
+            LoadedSnapshot::Skeleton(s) => s.members(),
+        }
+    }
+    /// The owner's node index.
+    #[inline]
+    pub fn owner_index(&self, key: &[u8]) -> longstraw_set::Result<u32> {
+        match self {
+            LoadedSnapshot::Flat(s) => s.owner_index(key),
+            LoadedSnapshot::Table(t) => t.owner_index(key),
+            LoadedSnapshot::Skeleton(s) => s.owner_index(key),
+        }
+    }
+    /// The first `out.len()` nodes of the key's ranking in this mode; returns how many.
+    #[inline]
+    pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        match self {
+            LoadedSnapshot::Flat(s) => s.top_k_into(key, out),
+            LoadedSnapshot::Table(t) => t.top_k_into(key, out),
+            LoadedSnapshot::Skeleton(s) => s.top_k_into(key, out),
+        }
+    }
+    /// At most one node per failure domain, `firstn` over this mode's ranking.
+    #[inline]
+    pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        match self {
+            LoadedSnapshot::Flat(s) => s.top_k_distinct_into(key, out),
+            LoadedSnapshot::Table(t) => t.top_k_distinct_into(key, out),
+            LoadedSnapshot::Skeleton(s) => s.top_k_distinct_into(key, out),
+        }
+    }
+    /// Node `index` of this snapshot.
+    pub fn node(&self, index: u32) -> Option<Node<'_>> {
+        self.members().node(index)
+    }
+    /// The file content that rebuilds this snapshot.
+    pub fn to_membership(&self) -> Membership {
+        match self {
+            LoadedSnapshot::Flat(s) => Membership::of_snapshot(s),
+            LoadedSnapshot::Table(t) => Membership::of_table(t),
+            LoadedSnapshot::Skeleton(s) => Membership::of_skeleton(s),
+        }
+    }
+}
+
+impl Membership {
+    /// Builds the set, with the backend `LONGSTRAW_BACKEND` names (or the best one).
+    pub fn build(&self) -> Result<Loaded> {
+        self.build_with(None)
+    }
+
+    /// Builds the set with a chosen backend (`None`: `LONGSTRAW_BACKEND` or the best).
+    /// Placement never depends on the backend.
+    pub fn build_with(&self, backend: Option<Backend>) -> Result<Loaded> {
+        let origin = "membership";
+        if self.secret.is_some() {
+            return Err(Error::new(
+                origin,
+                None,
+                Some("secret".into()),
+                ErrorKind::NotSupported("keyed placement (a [secret] section)".into()),
+            ));
+        }
+        let set = Options {
+            seed: self.seed,
+            placement: self.placement,
+            backend,
+        };
+        // The flat set is built node by node so that a refused node is named with its line.
+        let flat = self.flat(set)?;
+        let nodes = || {
+            self.nodes
+                .iter()
+                .map(|n| (n.id.as_slice(), n.weight, n.domain.as_deref()))
+        };
+        let whole = |e: longstraw_set::Error| Error::new(origin, None, None, ErrorKind::Set(e));
+        Ok(match self.mode {
+            Mode::Flat => Loaded::Flat(flat),
+            Mode::Table {
+                bits,
+                replicas,
+                distinct_domains,
+                balance,
+            } => {
+                if balance.is_some() {
+                    return Err(Error::new(
+                        origin,
+                        None,
+                        Some("table.balance".into()),
+                        ErrorKind::NotSupported("a balanced table (table.balance)".into()),
+                    ));
+                }
+                let options = TableOptions {
+                    set,
+                    partition_bits: bits,
+                    replicas,
+                    distinct_domains,
+                };
+                Loaded::Table(Table::with_domains(nodes(), options).map_err(whole)?)
+            }
+            Mode::Skeleton { shape } => {
+                Loaded::Skeleton(Skeleton::with_domains(nodes(), SkeletonOptions { set, shape }).map_err(whole)?)
+            }
+        })
+    }
+
+    fn flat(&self, options: Options) -> Result<Rendezvous> {
+        let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)
+            .map_err(|e| Error::new("membership", None, None, ErrorKind::Set(e)))?;
+        let failed = Cell::new(None);
+        set.update(|u| {
+            for (i, n) in self.nodes.iter().enumerate() {
+                failed.set(Some(i));
+                match &n.domain {
+                    Some(d) => u.add_in_domain(&n.id, n.weight, d)?,
+                    None => u.add(&n.id, n.weight)?,
+                }
+            }
+            failed.set(None);
+            Ok(())
+        })
+        .map_err(|e| {
+            let i = failed.get();
+            let line = i.map(|i| self.nodes[i].line).filter(|&l| l > 0);
+            Error::new("membership", line, i.map(|i| format!("nodes[{i}]")), ErrorKind::Set(e))
+        })?;
+        Ok(set)
+    }
+}

@@ -1,0 +1,53 @@
+//! # longstraw-membership
+//!
+//! The one membership file of longstraw (docs/MEMBERSHIP.md): a TOML file
+//! with the seed, the placement version, the mode (flat, table or skeleton)
+//! and the nodes with their weights and failure domains. Every language
+//! (Rust, C, Go, Python, Node and the `longstraw` command) reads and writes
+//! it through this crate, so the same file gives the same placement
+//! everywhere.
+//!
+//! ```
+//! use longstraw_membership::{Loaded, Membership};
+//!
+//! let text = r#"
+//! seed = 7
+//! mode = "flat"
+//!
+//! [[nodes]]
+//! id = "cache-a"
+//!
+//! [[nodes]]
+//! id = "cache-b"
+//! weight = 2.0
+//! domain = "rack-1"
+//! "#;
+//! let membership = Membership::parse(text, "example.toml").unwrap();
+//! let Loaded::Flat(set) = membership.build().unwrap() else { unreachable!() };
+//! assert_eq!(set.snapshot().len(), 2);
+//! // Saving writes every setting explicitly, so reloading gives the same placement.
+//! let again = Membership::parse(&Membership::of_snapshot(&set.snapshot()).to_toml(), "again").unwrap();
+//! assert_eq!(again, membership);
+//! ```
+#![warn(missing_docs)]
+
+mod build;
+mod error;
+mod model;
+mod parse;
+mod write;
+
+pub use build::{Loaded, LoadedSnapshot};
+pub use error::{Error, ErrorKind, Result};
+pub use model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
+
+use std::path::Path;
+
+/// Reads, validates and builds the set a membership file describes.
+pub fn load(path: impl AsRef<Path>) -> Result<Loaded> {
+    let path = path.as_ref();
+    Membership::read(path)?.build().map_err(|mut e| {
+        e.origin = path.display().to_string();
+        e
+    })
+}

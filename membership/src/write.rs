@@ -1,0 +1,168 @@
+//! A set to membership text that rebuilds exactly the same placement.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+use longstraw_set::{SkeletonSnapshot, Snapshot, TableSnapshot};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
+
+impl Membership {
+    /// The file content of a flat snapshot.
+    pub fn of_snapshot(snap: &Snapshot) -> Membership {
+        Membership {
+            seed: snap.seed(),
+            placement: snap.placement(),
+            mode: Mode::Flat,
+            secret: None,
+            nodes: nodes_of(snap),
+        }
+    }
+
+    /// The file content of a table snapshot, its partition bits written out
+    /// so that the file does not depend on the default for the node count.
+    pub fn of_table(table: &TableSnapshot) -> Membership {
+        Membership {
+            mode: Mode::Table {
+                bits: Some(table.partition_bits()),
+                replicas: table.replicas(),
+                distinct_domains: table.distinct_domains(),
+                balance: None,
+            },
+            ..Membership::of_snapshot(table.members())
+        }
+    }
+
+    /// The file content of a skeleton snapshot, its shape written out.
+    pub fn of_skeleton(skeleton: &SkeletonSnapshot) -> Membership {
+        Membership {
+            mode: Mode::Skeleton {
+                shape: Some(skeleton.shape()),
+            },
+            ..Membership::of_snapshot(skeleton.members())
+        }
+    }
+
+    /// The TOML text; [`Membership::parse`] of it gives this membership back.
+    pub fn to_toml(&self) -> String {
+        let mut out = String::new();
+        out.push_str("# longstraw membership file (docs/MEMBERSHIP.md)\n");
+        let _ = writeln!(out, "format = {FORMAT_VERSION}");
+        if self.secret.is_none() {
+            match i64::try_from(self.seed) {
+                Ok(seed) => {
+                    let _ = writeln!(out, "seed = {seed}");
+                }
+                Err(_) => {
+                    let _ = writeln!(out, "seed = \"{}\"", self.seed);
+                }
+            }
+        }
+        let _ = writeln!(out, "placement = {}", self.placement.number());
+        let _ = writeln!(out, "mode = \"{}\"", self.mode.name());
+        match self.mode {
+            Mode::Flat => {}
+            Mode::Table {
+                bits,
+                replicas,
+                distinct_domains,
+                balance,
+            } => {
+                out.push_str("\n[table]\n");
+                if let Some(bits) = bits {
+                    let _ = writeln!(out, "bits = {bits}");
+                }
+                let _ = writeln!(out, "replicas = {replicas}");
+                let _ = writeln!(out, "distinct_domains = {distinct_domains}");
+                if let Some(balance) = balance {
+                    let _ = writeln!(out, "balance = {}", float(balance));
+                }
+            }
+            Mode::Skeleton { shape } => {
+                if let Some(shape) = shape {
+                    out.push_str("\n[skeleton]\n");
+                    let _ = writeln!(out, "fanout_bits = {}", shape.fanout_bits());
+                    let _ = writeln!(out, "levels = {}", shape.levels());
+                }
+            }
+        }
+        match &self.secret {
+            None => {}
+            Some(SecretSource::File(path)) => {
+                let _ = write!(out, "\n[secret]\nfile = {}\n", quoted(&path.to_string_lossy()));
+            }
+            Some(SecretSource::Env(var)) => {
+                let _ = write!(out, "\n[secret]\nenv = {}\n", quoted(var));
+            }
+        }
+        for node in &self.nodes {
+            out.push_str("\n[[nodes]]\n");
+            write_bytes(&mut out, "id", &node.id);
+            if node.weight != 1.0 {
+                let _ = writeln!(out, "weight = {}", float(node.weight));
+            }
+            if let Some(domain) = &node.domain {
+                write_bytes(&mut out, "domain", domain);
+            }
+        }
+        out
+    }
+
+    /// Writes the file: to a temporary file beside it, then renamed over it,
+    /// so that a reader never sees half a file.
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
+        let path = path.as_ref();
+        let origin = path.display().to_string();
+        let io = |e| Error::new(&origin, None, None, ErrorKind::Io(e));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        let result = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(self.to_toml().as_bytes())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result.map_err(io)
+    }
+}
+
+fn nodes_of(snap: &Snapshot) -> Vec<NodeSpec> {
+    snap.nodes()
+        .map(|n| NodeSpec::new(n.id(), n.weight(), n.domain().map(<[u8]>::to_vec)))
+        .collect()
+}
+
+/// A float that TOML reads back bit for bit (Rust prints the shortest round-trip form).
+fn float(v: f64) -> String {
+    let s = format!("{v:?}");
+    if s.contains(['.', 'e', 'E']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+/// Text ids as `key = "..."`, other bytes as `key_hex = "..."`.
+fn write_bytes(out: &mut String, key: &str, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            let _ = writeln!(out, "{key} = {}", quoted(text));
+        }
+        Err(_) => {
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let _ = writeln!(out, "{key}_hex = \"{hex}\"");
+        }
+    }
+}
