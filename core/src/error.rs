@@ -130,8 +130,8 @@ impl fmt::Display for Error {
                 f,
                 "skeleton shape fanout_bits={fanout_bits} levels={levels} out of range \
                  (levels 0 to {}; fanout_bits 1 to {} when levels > 0)",
-                crate::skeleton::MAX_LEVELS,
-                crate::skeleton::MAX_FANOUT_BITS
+                crate::limits::MAX_LEVELS,
+                crate::limits::MAX_FANOUT_BITS
             ),
             Error::NodesNotSorted { at } => {
                 write!(f, "node hashes are not strictly ascending at position {at}")
