@@ -80,6 +80,11 @@ pub enum Error {
         /// The requested version.
         version: u32,
     },
+    /// A balanced table's balance outside `[1, 4]` (or not a number).
+    BadBalance {
+        /// The requested balance.
+        balance: f64,
+    },
 }
 
 impl fmt::Display for WeightError {
@@ -139,6 +144,10 @@ impl fmt::Display for Error {
             Error::UnknownPlacement { version } => {
                 write!(f, "unknown placement version {version} (this build knows: 1)")
             }
+            Error::BadBalance { balance } => write!(
+                f,
+                "balance {balance:?} out of range (a finite number from 1.0 to 4.0, held to millionths)"
+            ),
         }
     }
 }

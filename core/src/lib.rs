@@ -28,8 +28,10 @@
 
 mod arch;
 mod backend;
+pub mod balanced;
 pub mod domains;
 mod error;
+mod exact_cap;
 mod hash;
 mod limits;
 pub mod ln;

@@ -160,7 +160,7 @@ impl From<longstraw::Error> for longstraw_result {
             E::NoEligibleNodes => LONGSTRAW_NO_ELIGIBLE_NODE,
             E::BadOffsets { .. } => LONGSTRAW_BAD_OFFSETS,
             E::UnknownPlacement { .. } => LONGSTRAW_UNKNOWN_PLACEMENT,
-            E::BadPartitionBits { .. } | E::BadReplicas { .. } | E::BadSkeletonShape { .. } => {
+            E::BadPartitionBits { .. } | E::BadReplicas { .. } | E::BadSkeletonShape { .. } | E::BadBalance { .. } => {
                 LONGSTRAW_INVALID_PARAMETER
             }
             // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.
