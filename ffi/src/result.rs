@@ -142,6 +142,8 @@ impl From<Error> for longstraw_result {
             Error::HashCollision { .. } => LONGSTRAW_HASH_COLLISION,
             Error::Backend { .. } => LONGSTRAW_BACKEND_UNAVAILABLE,
             Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
+            Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
+            Error::ConflictingOptions { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,

@@ -77,6 +77,7 @@ set_class!(Table, TableSnapshot, {
             partition_bits,
             replicas: replicas.0,
             distinct_domains,
+            balance: None,
         };
         let set = nodes
             .py()
