@@ -15,7 +15,7 @@
 use crate::error::Error;
 use crate::exact_cap::{cap, U320};
 use crate::node_table::{NodeTable, Shape};
-use crate::order::Ranked;
+use crate::order::{insert_bounded, ranks_before, Ranked};
 use crate::partition::{partition_key_hash, rows_len, standing, top_after, MAX_REPLICAS, NO_NODE};
 use crate::score::{pair_score, weighted_score};
 
@@ -24,9 +24,10 @@ pub const MIN_BALANCE_MILLIONTHS: u32 = 1_000_000;
 /// The largest balance, in millionths: 4.0 (a plain table is already within about 1.5).
 pub const MAX_BALANCE_MILLIONTHS: u32 = 4_000_000;
 
-/// How many of a partition's best nodes are kept ready to propose to, beyond
-/// its replicas; a partition rejected by all of them ranks the next ones.
-const CANDIDATE_SLACK: usize = 6;
+/// How many nodes a partition ranks at a time once its first `replicas`
+/// choices are used up. Most partitions never get that far, so the first
+/// window holds only `replicas` (for one replica, the owner's fast path).
+const REFILL: usize = 8;
 
 /// A balance factor, held exactly as an integer number of millionths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,8 +103,12 @@ pub struct NodeSlot {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
     key_hash: u64,
-    /// Ranking position of the candidate window's first entry.
-    window: u32,
+    /// Whether the window holds something other than the ranking's start.
+    moved: bool,
+    /// Whether the window reaches the ranking's end.
+    ended: bool,
+    /// Entries in the window.
+    len: u32,
     /// Next position inside the window.
     next: u32,
     /// The last node the partition proposed to (or skipped).
@@ -197,7 +202,7 @@ impl BalancedLayout {
         for_each_cap(nodes, bits, balance, |_, c| {
             holders += c.min(partitions as u64) as usize
         });
-        let depth = (replicas + CANDIDATE_SLACK).min(nodes.eligible().max(1));
+        let depth = depth(replicas);
         Ok(BalancedLayout {
             rows,
             candidates: partitions * depth,
@@ -292,6 +297,20 @@ pub fn build(
     rows: &mut [u32],
     buffers: BalancedBuffers<'_>,
 ) -> Result<BalancedReport, Error> {
+    prepare_range(nodes, replicas, 0, buffers.candidates, buffers.cursors)?;
+    build_prepared(nodes, bits, replicas, balance, rows, buffers)
+}
+
+/// [`build`] after [`prepare_range`] loaded every partition (the buffers'
+/// candidates and cursors are used as they are).
+pub fn build_prepared(
+    nodes: &NodeTable<'_>,
+    bits: u8,
+    replicas: usize,
+    balance: Balance,
+    rows: &mut [u32],
+    buffers: BalancedBuffers<'_>,
+) -> Result<BalancedReport, Error> {
     let layout = BalancedLayout::of(nodes, bits, replicas, balance)?;
     let checks = [
         (layout.rows, rows.len()),
@@ -323,10 +342,6 @@ pub fn build(
         start += room;
     });
     rows.fill(NO_NODE);
-    let seed = nodes.seed();
-    for (p, cursor) in cursors.iter_mut().enumerate() {
-        cursor.key_hash = partition_key_hash(p as u32, seed);
-    }
     let mut placer = Placer {
         nodes,
         equal: nodes.summary().shape != Shape::Weighted,
@@ -337,7 +352,6 @@ pub fn build(
         holders,
         slots,
     };
-    placer.fill_windows();
     let mut report = BalancedReport::default();
     if nodes.eligible() == 0 {
         return Ok(report);
@@ -361,64 +375,60 @@ struct Placer<'n, 'b> {
 }
 
 impl Placer<'_, '_> {
-    /// Loads every partition's best `depth` nodes (its ranking's start).
-    fn fill_windows(&mut self) {
-        let mut buf = [Ranked::EMPTY; MAX_REPLICAS + CANDIDATE_SLACK];
+    /// Points partition `p`'s window at the start of its ranking.
+    fn load_start(&mut self, p: usize) {
         let depth = self.depth;
-        for (cursor, window) in self.cursors.iter_mut().zip(self.candidates.chunks_exact_mut(depth)) {
-            let got = self.nodes.top_k_of_hash(cursor.key_hash, &mut buf[..depth]);
-            for (at, slot) in window.iter_mut().enumerate() {
-                *slot = if at < got { buf[at].index } else { NO_NODE };
-            }
-            cursor.window = 0;
-            cursor.next = 0;
-            cursor.last = NO_NODE;
-        }
+        load_start(
+            self.nodes,
+            self.replicas,
+            &mut self.cursors[p],
+            &mut self.candidates[p * depth..(p + 1) * depth],
+        );
     }
 
     /// Points partition `p` back at the start of its ranking.
     fn rewind(&mut self, p: usize) {
-        let cursor = &mut self.cursors[p];
-        if cursor.window != 0 {
-            let mut buf = [Ranked::EMPTY; MAX_REPLICAS + CANDIDATE_SLACK];
-            let window = &mut self.candidates[p * self.depth..(p + 1) * self.depth];
-            let got = self.nodes.top_k_of_hash(cursor.key_hash, &mut buf[..self.depth]);
-            for (at, slot) in window.iter_mut().enumerate() {
-                *slot = if at < got { buf[at].index } else { NO_NODE };
-            }
+        if self.cursors[p].moved {
+            self.load_start(p);
+        } else {
+            self.cursors[p].next = 0;
         }
-        cursor.window = 0;
+    }
+
+    /// Loads the next `REFILL` nodes of `p`'s ranking after its last.
+    fn refill(&mut self, p: usize) {
+        let depth = self.depth;
+        let cursor = &mut self.cursors[p];
+        let mut buf = [Ranked::EMPTY; REFILL];
+        let got = ranked_after(self.nodes, self.equal, cursor.key_hash, cursor.last, &mut buf);
+        let window = &mut self.candidates[p * depth..(p + 1) * depth];
+        for (slot, r) in window.iter_mut().zip(&buf[..got]) {
+            *slot = r.index;
+        }
+        cursor.moved = true;
+        cursor.ended = got < REFILL;
+        cursor.len = got as u32;
         cursor.next = 0;
-        cursor.last = NO_NODE;
     }
 
     /// The next node of partition `p`'s ranking that none of its earlier
     /// ranks holds, or `None` at the ranking's end.
     fn next_candidate(&mut self, rows: &[u32], p: usize, rank: usize) -> Option<u32> {
-        let depth = self.depth;
-        let earlier = &rows[p * self.replicas..p * self.replicas + rank];
+        let earlier = p * self.replicas..p * self.replicas + rank;
         loop {
-            let cursor = &mut self.cursors[p];
-            if cursor.next as usize == depth {
-                // The window is used up: rank the next `depth` nodes after its last.
-                let last = cursor.last;
-                let after = standing(self.nodes, cursor.key_hash, last)?;
-                let mut buf = [Ranked::EMPTY; MAX_REPLICAS + CANDIDATE_SLACK];
-                let got = top_after(self.nodes, cursor.key_hash, Some(after), &mut buf[..depth]);
-                let window = &mut self.candidates[p * depth..(p + 1) * depth];
-                for (at, slot) in window.iter_mut().enumerate() {
-                    *slot = if at < got { buf[at].index } else { NO_NODE };
+            let cursor = &self.cursors[p];
+            if cursor.next == cursor.len {
+                if cursor.ended || cursor.last == NO_NODE && cursor.len == 0 {
+                    return None;
                 }
-                cursor.window += depth as u32;
-                cursor.next = 0;
+                self.refill(p);
+                continue;
             }
-            let node = self.candidates[p * depth + cursor.next as usize];
-            if node == NO_NODE {
-                return None;
-            }
+            let node = self.candidates[p * self.depth + cursor.next as usize];
+            let cursor = &mut self.cursors[p];
             cursor.next += 1;
             cursor.last = node;
-            if !earlier.contains(&node) {
+            if !rows[earlier.clone()].contains(&node) {
                 return Some(node);
             }
         }
@@ -475,4 +485,96 @@ impl Placer<'_, '_> {
         }
         over
     }
+}
+
+/// The best `out.len()` eligible nodes of a ranking after node `last`, best
+/// first. With one shared weight the raw score alone orders them (no
+/// logarithm), as in the ranking itself.
+fn ranked_after(nodes: &NodeTable<'_>, equal: bool, key_hash: u64, last: u32, out: &mut [Ranked]) -> usize {
+    if !equal {
+        return match standing(nodes, key_hash, last) {
+            Some(after) => top_after(nodes, key_hash, Some(after), out),
+            None => 0,
+        };
+    }
+    let hashes = nodes.hashes();
+    let after = Ranked::unweighted(key_hash, hashes[last as usize], last);
+    let drained = nodes.summary().shape != Shape::AllEqual;
+    let mut len = 0;
+    for (i, &h) in (0u32..).zip(hashes) {
+        if drained && nodes.weight(i as usize) == 0.0 {
+            continue;
+        }
+        let c = Ranked::unweighted(key_hash, h, i);
+        if ranks_before(&after, &c) {
+            len = insert_bounded(out, len, c);
+        }
+    }
+    len
+}
+
+/// Points a partition's window at the start of its ranking: its first
+/// `replicas` nodes (for one replica, the owner's fast path).
+fn load_start(nodes: &NodeTable<'_>, replicas: usize, cursor: &mut Cursor, window: &mut [u32]) {
+    let got = if replicas == 1 {
+        match nodes.owner_of_hash(cursor.key_hash) {
+            Some(i) => {
+                window[0] = i;
+                1
+            }
+            None => 0,
+        }
+    } else {
+        let mut buf = [Ranked::EMPTY; MAX_REPLICAS];
+        let got = nodes.top_k_of_hash(cursor.key_hash, &mut buf[..replicas]);
+        for (slot, r) in window.iter_mut().zip(&buf[..got]) {
+            *slot = r.index;
+        }
+        got
+    };
+    *cursor = Cursor {
+        key_hash: cursor.key_hash,
+        moved: false,
+        ended: got < replicas,
+        len: got as u32,
+        next: 0,
+        last: NO_NODE,
+    };
+}
+
+/// Candidates kept per partition.
+fn depth(replicas: usize) -> usize {
+    replicas.max(REFILL)
+}
+
+/// Loads the start of the rankings of partitions `first..first + cursors.len()`
+/// (`candidates` holds `depth` entries per partition, see [`BalancedLayout`]),
+/// the part of a build that scores every pair, so that callers can split it
+/// across threads before [`build_prepared`].
+pub fn prepare_range(
+    nodes: &NodeTable<'_>,
+    replicas: usize,
+    first: u32,
+    candidates: &mut [u32],
+    cursors: &mut [Cursor],
+) -> Result<(), Error> {
+    let depth = depth(replicas);
+    if replicas == 0 || replicas > MAX_REPLICAS {
+        return Err(Error::BadReplicas { replicas });
+    }
+    if candidates.len() != cursors.len() * depth {
+        return Err(Error::LengthMismatch {
+            expected: cursors.len() * depth,
+            actual: candidates.len(),
+        });
+    }
+    let seed = nodes.seed();
+    for ((p, cursor), window) in (first..)
+        .zip(cursors.iter_mut())
+        .zip(candidates.chunks_exact_mut(depth))
+    {
+        cursor.key_hash = partition_key_hash(p, seed);
+        load_start(nodes, replicas, cursor, window);
+    }
+    Ok(())
 }

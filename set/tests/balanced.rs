@@ -93,3 +93,25 @@ fn caps_hold_on_the_owned_table() {
     assert!(load.iter().all(|&l| l <= 42), "{:?}", load.iter().max());
     assert_eq!(load.iter().sum::<u32>(), 4096);
 }
+
+#[test]
+fn the_threaded_build_equals_the_core_build() {
+    use longstraw::balanced::{self, BalancedBuffers, BalancedLayout, Cursor, Held, NodeSlot};
+    // 2^16 partitions x 100 nodes is past the threshold where the set splits the pair scoring.
+    let (bits, replicas, balance) = (16, 2, Balance::new(1.02).unwrap());
+    let t = Table::new((0..100).map(|i| format!("n{i}")), opts(bits, replicas, 1.02)).unwrap();
+    let s = t.snapshot();
+    let table = s.members().table();
+    let layout = BalancedLayout::of(&table, bits, replicas, balance).unwrap();
+    let mut rows = vec![0; layout.rows];
+    let buffers = BalancedBuffers {
+        candidates: &mut vec![0; layout.candidates],
+        cursors: &mut vec![Cursor::default(); layout.cursors],
+        holders: &mut vec![Held::EMPTY; layout.holders],
+        slots: &mut vec![NodeSlot::default(); layout.slots],
+    };
+    balanced::build(&table, bits, replicas, balance, &mut rows, buffers).unwrap();
+    for (p, expected) in rows.chunks_exact(replicas).enumerate() {
+        assert_eq!(s.row(p as u32), expected, "partition {p}");
+    }
+}
