@@ -210,3 +210,67 @@ fn balance_is_validated_and_held_to_millionths() {
     assert!(Balance::from_millionths(999_999).is_err());
     assert!(Balance::from_millionths(4_000_001).is_err());
 }
+
+/// tests/vectors/table-balanced-v1.json on every backend.
+#[test]
+fn the_vectors_hold_on_every_backend() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/table-balanced-v1.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let weight =
+        |n: &serde_json::Value| f64::from_bits(u64::from_str_radix(n["weight_bits"].as_str().unwrap(), 16).unwrap());
+    let mut checked = 0;
+    for c in v["caps"].as_array().unwrap() {
+        let repeat = c["repeat"].as_u64().unwrap() as usize;
+        let weights: Vec<f64> = c["weights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(weight)
+            .collect::<Vec<_>>()
+            .repeat(repeat);
+        let hashes: Vec<u64> = (0..weights.len() as u64).collect();
+        let table = NodeTable::new(0, &hashes, Some(&weights)).unwrap();
+        let balance = Balance::from_millionths(c["balance_millionths"].as_u64().unwrap() as u32).unwrap();
+        let mut caps = vec![0; weights.len()];
+        balanced::caps(&table, c["bits"].as_u64().unwrap() as u8, balance, &mut caps).unwrap();
+        let want: Vec<u64> = c["caps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(&caps[..want.len()], &want[..], "{c}");
+        assert!(caps.windows(2).all(|w| repeat == 1 || w[0] == w[1]));
+        checked += 1;
+    }
+    for case in v["cases"].as_array().unwrap() {
+        let seed: u64 = case["seed"].as_str().unwrap().parse().unwrap();
+        let nodes = case["nodes"].as_array().unwrap();
+        let hashes: Vec<u64> = nodes
+            .iter()
+            .map(|n| {
+                let id: Vec<u8> = (0..n["id_hex"].as_str().unwrap().len() / 2)
+                    .map(|i| u8::from_str_radix(&n["id_hex"].as_str().unwrap()[2 * i..2 * i + 2], 16).unwrap())
+                    .collect();
+                longstraw::node_hash(&id, seed)
+            })
+            .collect();
+        let weights: Vec<f64> = nodes.iter().map(weight).collect();
+        let table = NodeTable::new(seed, &hashes, Some(&weights)).unwrap();
+        let bits = case["bits"].as_u64().unwrap() as u8;
+        let replicas = case["replicas"].as_u64().unwrap() as usize;
+        let balance = Balance::from_millionths(case["balance_millionths"].as_u64().unwrap() as u32).unwrap();
+        let want: Vec<Vec<u32>> = serde_json::from_value(case["rows"].clone()).unwrap();
+        for backend in Backend::available() {
+            let (rows, report) = build(&table.with_backend(backend), bits, replicas, balance);
+            let got: Vec<Vec<u32>> = rows
+                .chunks_exact(replicas)
+                .map(|r| r.iter().copied().take_while(|&i| i != NO_NODE).collect())
+                .collect();
+            assert_eq!(got, want, "{} on {backend:?}", case["name"]);
+            assert_eq!(report.over_cap as u64, case["over_cap"].as_u64().unwrap());
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 22, "the vector file lost entries");
+}

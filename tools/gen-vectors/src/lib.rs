@@ -401,5 +401,7 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     s
 }
 
+mod balanced;
 mod scale;
+pub use balanced::table_balanced_v1;
 pub use scale::{domains_v1, skeleton_v1, table_v1};
