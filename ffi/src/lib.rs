@@ -12,6 +12,7 @@
 #![allow(non_camel_case_types)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod balanced;
 mod boundary;
 mod members;
 mod mode;
@@ -22,6 +23,7 @@ mod snapshot;
 mod table;
 mod version;
 
+pub use balanced::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;

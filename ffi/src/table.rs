@@ -39,7 +39,7 @@ pub struct longstraw_table {
 
 /// # Safety
 /// `t` must be NULL or a live handle from `longstraw_table_new`.
-unsafe fn set<'a>(t: *const longstraw_table) -> FfiResult<&'a Table> {
+pub(crate) unsafe fn set<'a>(t: *const longstraw_table) -> FfiResult<&'a Table> {
     // SAFETY: forwarded contract; table handles are Box<Table>.
     unsafe { handle::<longstraw_table, Table>(t) }
 }
