@@ -33,7 +33,7 @@ impl Table {
 
 fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetTable> {
     let mut shape = TableOptions::default();
-    let extra = ["bits", "replicas", "distinctDomains", "balance"];
+    let extra = ["balance", "bits", "replicas", "distinctDomains"];
     let given = construct::read(js, nodes, options, &extra, |o| {
         shape.partition_bits = js.param(js.get(o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
         if let Some(r) = js.param(js.get(o, c"replicas")?, "replicas", u32::MAX)? {
