@@ -59,6 +59,7 @@ type options struct {
 	partitionBits *uint8
 	replicas      *int
 	distinct      bool
+	balance       *float64
 	shape         *[2]uint8
 }
 
@@ -169,6 +170,8 @@ func buildOptions(op string, opts []Option) (options, error) {
 		misplaced = "WithReplicas"
 	case op != "NewTable" && o.distinct:
 		misplaced = "WithDistinctDomains"
+	case op != "NewTable" && o.balance != nil:
+		misplaced = "WithBalance"
 	case op != "NewSkeleton" && o.shape != nil:
 		misplaced = "WithShape"
 	}
@@ -223,11 +226,14 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 	}
 	h := &tableHandle{}
 	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
+		if o.balance != nil {
+			return newBalancedTable(members, bits, cReplicas, flags, *o.balance, &h.p)
+		}
 		return C.longstraw_table_new(members, bits, cReplicas, flags, &h.p)
 	})
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) {
-			e.Value = fmt.Sprintf("(partition bits %s, replicas %d)", autoOr(o.partitionBits), replicas)
+			e.Value = fmt.Sprintf("(partition bits %s, replicas %d%s)", autoOr(o.partitionBits), replicas, balanceNote(o.balance))
 		}
 		return nil, err
 	}

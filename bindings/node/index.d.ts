@@ -283,23 +283,29 @@ export declare class Table {
   save(path: string): void
   /**
    * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
+   * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains, balance })`.
    *
    * The options of `Rendezvous`, plus: `bits`, the table has `2^bits`
    * partitions (0 to 24; default `clamp(ceil(log2(n)) + 6, 10, 20)` for
    * the n nodes given: pass it for a fleet that starts small and grows);
    * `replicas`, nodes stored per partition (1 to 32, default 1: `topK` up
    * to this many is a table read); `distinctDomains`, store at most one
-   * node per failure domain (then `topKDistinct` is the table read).
+   * node per failure domain (then `topKDistinct` is the table read);
+   * `balance` (1.0 to 4.0), a balanced table (SPEC.md section 17): no node
+   * holds more than `ceil(balance * P * w / W)` partitions per replica
+   * rank, lists stop at `replicas` and every change rebuilds the table.
    * Building ranks every partition over every node, on every core; a
    * table is meant for up to about 10^4 nodes.
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number })
   /** Partition bits: the table has `2^partitionBits` partitions. */
   get partitionBits(): number
   /** Nodes stored per partition. */
   get replicas(): number
   /** Whether the stored nodes are at most one per failure domain. */
   get distinctDomains(): boolean
+  /** The balance of a balanced table (SPEC.md section 17), `null` for a plain one. */
+  get balance(): number | null
   /** Adds a node (weight 1 unless given). */
   add(node: string | Buffer | Uint8Array, weight?: number): void
   /**

@@ -7,10 +7,10 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
+use crate::node_table::NodeTable;
 use crate::oracle;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
-use crate::table::NodeTable;
 
 /// Which kernel runs lookups. A value of this type proves the CPU supports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

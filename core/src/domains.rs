@@ -9,8 +9,8 @@
 
 use crate::error::Error;
 use crate::hash::key_hash;
+use crate::node_table::NodeTable;
 use crate::order::{ranks_before, Ranked};
-use crate::table::NodeTable;
 
 /// Inserts candidate `c` (of domain `d`) into `out[..len]`, kept sorted best
 /// first with at most one entry per domain and at most `out.len()` entries.

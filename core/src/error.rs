@@ -80,6 +80,11 @@ pub enum Error {
         /// The requested version.
         version: u32,
     },
+    /// A balanced table's balance outside `[1, 4]` (or not a number).
+    BadBalance {
+        /// The requested balance.
+        balance: f64,
+    },
 }
 
 impl fmt::Display for WeightError {
@@ -130,9 +135,9 @@ impl fmt::Display for Error {
                 f,
                 "skeleton shape fanout_bits={fanout_bits} levels={levels} out of range \
                  (levels 0 to {}; fanout_bits 1 to {} when levels > 0, 0 to {} when levels = 0)",
-                crate::skeleton::MAX_LEVELS,
-                crate::skeleton::MAX_FANOUT_BITS,
-                crate::skeleton::MAX_FANOUT_BITS
+                crate::limits::MAX_LEVELS,
+                crate::limits::MAX_FANOUT_BITS,
+                crate::limits::MAX_FANOUT_BITS
             ),
             Error::NodesNotSorted { at } => {
                 write!(f, "node hashes are not strictly ascending at position {at}")
@@ -140,6 +145,10 @@ impl fmt::Display for Error {
             Error::UnknownPlacement { version } => {
                 write!(f, "unknown placement version {version} (this build knows: 1)")
             }
+            Error::BadBalance { balance } => write!(
+                f,
+                "balance {balance:?} out of range (a finite number from 1.0 to 4.0, held to millionths)"
+            ),
         }
     }
 }

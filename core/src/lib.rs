@@ -28,10 +28,14 @@
 
 mod arch;
 mod backend;
+pub mod balanced;
 pub mod domains;
 mod error;
+mod exact_cap;
 mod hash;
+mod limits;
 pub mod ln;
+mod node_table;
 mod oracle;
 mod order;
 mod packed;
@@ -39,19 +43,18 @@ pub mod partition;
 mod placement;
 mod score;
 pub mod skeleton;
-mod table;
 mod weight;
 
 pub use backend::{Backend, BackendKind};
 pub use error::{Error, WeightError};
 pub use hash::{key_hash, node_hash, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
+pub use node_table::{NodeTable, Shape, TableSummary};
 pub use order::{rank_order, ranks_before, Ranked};
 pub use packed::{KeyOffset, PackedKeys};
 pub use partition::{PartitionTable, MAX_PARTITION_BITS, MAX_REPLICAS, NO_NODE};
 pub use placement::Placement;
 pub use score::{mix, pair_score, weighted_score, MIX_MUL_1, MIX_MUL_2};
 pub use skeleton::{Group, GroupColumns, Skeleton, SkeletonShape};
-pub use table::{NodeTable, Shape, TableSummary};
 pub use weight::{validate_weight, MAX_WEIGHT, MIN_WEIGHT};
 
 /// The largest number of nodes in one table.

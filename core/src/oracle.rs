@@ -1,8 +1,8 @@
 //! The scalar oracle: placement written as plainly as the spec states it.
 //! Every other code path is tested bit for bit against these functions.
 
+use crate::node_table::{NodeTable, Shape};
 use crate::order::{insert_bounded, rank_order, ranks_before, Ranked};
-use crate::table::{NodeTable, Shape};
 
 #[inline(always)]
 fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Option<Ranked> {

@@ -15,10 +15,10 @@
 use crate::domains::{insert_distinct, top_k_distinct_of_hash};
 use crate::error::Error;
 use crate::hash::key_hash;
+use crate::node_table::NodeTable;
 use crate::order::{insert_bounded, ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::skeleton::surely_after;
-use crate::table::NodeTable;
 
 /// The most partition bits: `P <= 2^24` partitions.
 pub const MAX_PARTITION_BITS: u8 = 24;

@@ -15,15 +15,12 @@ use crate::arch::{mix as mix_lanes, Vector};
 use crate::backend::Backend;
 use crate::error::Error;
 use crate::hash::key_hash;
+use crate::node_table::{NodeTable, Shape, TableSummary};
 use crate::order::{rank_order, ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::score::{mix, pair_score};
-use crate::table::{NodeTable, Shape, TableSummary};
 
-/// The largest fan-out is `2^MAX_FANOUT_BITS` = 64.
-pub const MAX_FANOUT_BITS: u8 = 6;
-/// The most levels of groups above the nodes.
-pub const MAX_LEVELS: u8 = 5;
+pub use crate::limits::{MAX_FANOUT_BITS, MAX_LEVELS};
 /// Added to the seed before hashing a group, so group hashes are unrelated to node hashes.
 pub const GROUP_SEED_OFFSET: u64 = 0x5851_F42D_4C95_7F2D;
 

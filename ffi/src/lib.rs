@@ -12,6 +12,7 @@
 #![allow(non_camel_case_types)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod balanced;
 mod boundary;
 mod lengths;
 mod members;
@@ -25,6 +26,7 @@ mod table;
 mod version;
 
 pub use membership_file::*;
+pub use balanced::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;

@@ -148,6 +148,8 @@ impl From<Error> for longstraw_result {
             Error::HashCollision { .. } => LONGSTRAW_HASH_COLLISION,
             Error::Backend { .. } => LONGSTRAW_BACKEND_UNAVAILABLE,
             Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
+            Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
+            Error::ConflictingOptions { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,
@@ -166,7 +168,7 @@ impl From<longstraw::Error> for longstraw_result {
             E::NoEligibleNodes => LONGSTRAW_NO_ELIGIBLE_NODE,
             E::BadOffsets { .. } => LONGSTRAW_BAD_OFFSETS,
             E::UnknownPlacement { .. } => LONGSTRAW_UNKNOWN_PLACEMENT,
-            E::BadPartitionBits { .. } | E::BadReplicas { .. } | E::BadSkeletonShape { .. } => {
+            E::BadPartitionBits { .. } | E::BadReplicas { .. } | E::BadSkeletonShape { .. } | E::BadBalance { .. } => {
                 LONGSTRAW_INVALID_PARAMETER
             }
             // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.

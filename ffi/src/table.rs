@@ -39,7 +39,7 @@ pub struct longstraw_table {
 
 /// # Safety
 /// `t` must be NULL or a live handle from `longstraw_table_new`.
-unsafe fn set<'a>(t: *const longstraw_table) -> FfiResult<&'a Table> {
+pub(crate) unsafe fn set<'a>(t: *const longstraw_table) -> FfiResult<&'a Table> {
     // SAFETY: forwarded contract; table handles are Box<Table>.
     unsafe { handle::<longstraw_table, Table>(t) }
 }
@@ -94,6 +94,7 @@ pub unsafe extern "C" fn longstraw_table_new(
             partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
             replicas,
             distinct_domains: flags & LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
+            balance: None,
         };
         let table = Table::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;
         let ptr = Box::into_raw(Box::new(table)).cast::<longstraw_table>();

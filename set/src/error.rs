@@ -38,6 +38,17 @@ pub enum Error {
         /// Why it was refused.
         reason: &'static str,
     },
+    /// Scratch or table storage could not be allocated.
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: usize,
+    },
+    /// Two table options that cannot be combined (for example a balanced
+    /// table that also keeps distinct failure domains).
+    ConflictingOptions {
+        /// Which options, in words.
+        what: &'static str,
+    },
 }
 
 /// `Result` with this crate's error.
@@ -94,6 +105,8 @@ impl fmt::Display for Error {
             Error::Backend { value, reason } => {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
             }
+            Error::OutOfMemory { bytes } => write!(f, "out of memory: {bytes} bytes could not be allocated"),
+            Error::ConflictingOptions { what } => write!(f, "conflicting table options: {what}"),
         }
     }
 }

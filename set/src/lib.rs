@@ -25,6 +25,7 @@
 #![warn(missing_docs)]
 
 mod backend_env;
+mod balanced;
 mod delegate;
 mod error;
 mod membership;
@@ -37,6 +38,7 @@ mod table;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
 pub use error::{Error, Result};
+pub use longstraw::balanced::Balance;
 pub use longstraw::SkeletonShape;
 pub use longstraw::{Backend, BackendKind, Placement, Ranked};
 pub use rendezvous::{Options, Rendezvous, Update};

@@ -27,6 +27,10 @@ pub struct TableOptions {
     /// Whether stored lists hold at most one node per failure domain (then
     /// [`TableSnapshot::top_k_distinct`] is the O(1) read and `top_k` the O(n) one).
     pub distinct_domains: bool,
+    /// `Some(b)`: a balanced table (SPEC.md §17): at each replica rank no
+    /// node holds more than `ceil(b * P * w_i / W)` partitions. Every change
+    /// then rebuilds the table, and `top_k` stops at `replicas`.
+    pub balance: Option<longstraw::balanced::Balance>,
 }
 
 impl Default for TableOptions {
@@ -36,6 +40,7 @@ impl Default for TableOptions {
             partition_bits: None,
             replicas: 1,
             distinct_domains: false,
+            balance: None,
         }
     }
 }
@@ -58,6 +63,7 @@ pub struct TableSnapshot {
     bits: u8,
     replicas: usize,
     distinct: bool,
+    balance: Option<longstraw::balanced::Balance>,
     rows: Vec<u32>,
 }
 
@@ -92,12 +98,18 @@ impl Table {
             .partition_bits
             .unwrap_or_else(|| default_partition_bits(members.len()));
         let len = partition::rows_len(bits, options.replicas)?;
+        if options.balance.is_some() && options.distinct_domains {
+            return Err(crate::Error::ConflictingOptions {
+                what: "a balanced table cannot also keep distinct failure domains",
+            });
+        }
         let mut snap = TableSnapshot {
             members,
             bits,
             replicas: options.replicas,
             distinct: options.distinct_domains,
-            rows: vec![partition::NO_NODE; len],
+            balance: options.balance,
+            rows: crate::balanced::try_filled(len, partition::NO_NODE)?,
         };
         snap.rebuild()?;
         Ok(Table {
@@ -247,6 +259,10 @@ impl TableSnapshot {
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);
+        if let Some(balance) = self.balance {
+            crate::balanced::build(&table, bits, replicas, balance, &mut self.rows)?;
+            return Ok(());
+        }
         let partitions = 1usize << bits;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         if threads == 1 || partitions * self.members.len() < PARALLEL_BUILD_MIN {
@@ -271,6 +287,13 @@ impl TableSnapshot {
 
     fn apply(&mut self, change: Change<'_>) -> Result<()> {
         let applied = apply(&mut self.members, change)?;
+        if self.balance.is_some() {
+            // Caps depend on the total weight: see crate::balanced.
+            return match applied {
+                Applied::Relabelled => Ok(()),
+                _ => self.rebuild(),
+            };
+        }
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);
@@ -326,6 +349,10 @@ impl TableSnapshot {
     pub fn distinct_domains(&self) -> bool {
         self.distinct
     }
+    /// The balance of a balanced table (SPEC.md §17), `None` for a plain one.
+    pub fn balance(&self) -> Option<longstraw::balanced::Balance> {
+        self.balance
+    }
     /// The partition of a key.
     pub fn partition(&self, key: &[u8]) -> u32 {
         self.view().partition(key)
@@ -364,6 +391,13 @@ impl TableSnapshot {
     /// v1 of the partition key); returns how many. A table read up to
     /// `replicas()` (unless the table keeps distinct domains), O(n) beyond.
     pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
+        if self.balance.is_some() {
+            // A balanced table's lists are its stored ranks; nothing ranks past them.
+            let row = self.row(self.partition(key));
+            let n = out.len().min(row.len());
+            out[..n].copy_from_slice(&row[..n]);
+            return n;
+        }
         if !self.distinct {
             return self.view().top_k(key, out);
         }
@@ -383,12 +417,27 @@ impl TableSnapshot {
     /// At most one node per failure domain, `firstn` over the partition's
     /// ranking (fewer when fewer domains have an eligible node). A table read
     /// up to `replicas()` when the table keeps distinct domains, O(n k) otherwise.
+    /// A balanced table filters its stored ranks.
     pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
         let Some(domains) = self.members.domain_ids() else {
             return self.top_k_into(key, out);
         };
         if self.distinct {
             return self.view().top_k(key, out);
+        }
+        if self.balance.is_some() {
+            // The stored ranks, keeping the first node of each domain.
+            let mut n = 0;
+            for &i in self.row(self.partition(key)) {
+                if n == out.len() {
+                    break;
+                }
+                if !out[..n].iter().any(|&j| domains[j as usize] == domains[i as usize]) {
+                    out[n] = i;
+                    n += 1;
+                }
+            }
+            return n;
         }
         let kh = partition_key_hash(self.partition(key), self.seed());
         let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];

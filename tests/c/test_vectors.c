@@ -8,6 +8,8 @@
  *   skeleton-v1.json   the same through longstraw_skeleton, built at once and
  *                      node by node (the tree depends on the membership only)
  *   domains-v1.json    longstraw_snapshot_top_k_distinct in each case's mode
+ *   table-balanced-v1.json  longstraw_table_new_balanced: each key's list is
+ *                      its partition's stored row, and nothing past it
  * Each file names its kind in its "placement" field.
  *
  * usage: test_vectors FILE.json... */
@@ -470,6 +472,62 @@ static void run_domains_case(const cJSON *c, size_t *keys_checked) {
   packed_free(&ks);
 }
 
+/* A balanced table of the case (SPEC.md section 17): each key's list is its
+ * partition's stored row, and nothing past it. */
+static void run_balanced_case(const cJSON *c, size_t *keys_checked) {
+  struct nodes ns = case_nodes(c);
+  struct packed ks = pack(field(c, "keys"), "key_hex");
+  size_t replicas = (size_t)field(c, "replicas")->valuedouble, i = 0, written = 0, k;
+  uint8_t bits = (uint8_t)field(c, "bits")->valuedouble;
+  double balance = field(c, "balance_millionths")->valuedouble / 1e6, got_balance = 0.0;
+  longstraw_rendezvous *r = flat_set(&ns, 0);
+  longstraw_table *t = NULL, *bad = NULL;
+  const longstraw_snapshot *members = NULL, *s = NULL;
+  uint32_t *list = (uint32_t *)xmalloc((replicas + 3) * sizeof(uint32_t));
+  const cJSON *key, *w;
+  int failures_before = check_failures;
+
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new_balanced(members, bits, replicas, 0.5, &bad));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new_balanced(members, bits, replicas, 0.0 / 0.0, &bad));
+  CHECK(bad == NULL);
+  CHECK_OK(longstraw_table_new_balanced(members, bits, replicas, balance, &t));
+  CHECK_OK(longstraw_table_balance(t, &got_balance));
+  CHECK(got_balance == balance);
+  CHECK_OK(longstraw_table_snapshot(t, &s));
+  cJSON_ArrayForEach(key, field(c, "keys")) {
+    const cJSON *want = field(key, "list");
+    size_t key_len, want_len = (size_t)cJSON_GetArraySize(want), id_len = 0;
+    const uint8_t *kb = packed_item(&ks, i, &key_len), *id = NULL;
+    uint32_t owner = 0;
+    /* Asking for more than the replicas still gives only the stored row. */
+    CHECK_OK(longstraw_snapshot_top_k(s, kb, key_len, list, replicas + 2, &written));
+    CHECK(written == want_len);
+    k = 0;
+    cJSON_ArrayForEach(w, want) {
+      CHECK(k < written && list[k] == (uint32_t)w->valuedouble);
+      k++;
+    }
+    if (want_len == 0)
+      CHECK_RC(LONGSTRAW_NO_ELIGIBLE_NODE, longstraw_snapshot_owner(s, kb, key_len, &owner, &id, &id_len));
+    else {
+      CHECK_OK(longstraw_snapshot_owner(s, kb, key_len, &owner, &id, &id_len));
+      CHECK(owner == list[0]);
+    }
+    i++;
+    (*keys_checked)++;
+  }
+
+  if (check_failures != failures_before) fprintf(stderr, "  in balanced case \"%s\"\n", field(c, "name")->valuestring);
+  free(list);
+  longstraw_snapshot_free(s);
+  longstraw_snapshot_free(members);
+  longstraw_table_free(t);
+  longstraw_rendezvous_free(r);
+  nodes_free(&ns);
+  packed_free(&ks);
+}
+
 /* Runs every case of one file, after its "placement" field. */
 static void run_file(const char *path) {
   char *text = read_file(path);
@@ -491,6 +549,8 @@ static void run_file(const char *path) {
     run = run_skeleton_case;
   } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "domains-v1") == 0) {
     run = run_domains_case;
+  } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "table-balanced-v1") == 0) {
+    run = run_balanced_case;
   } else {
     fprintf(stderr, "%s: unknown \"placement\"\n", path);
     exit(2);

@@ -114,9 +114,10 @@ impl From<SetError> for JsErr {
                 Core::NoEligibleNodes => (Kind::Error, codes::NO_ELIGIBLE_NODE),
                 Core::BadOffsets { .. } => (Kind::Range, codes::BAD_OFFSETS),
                 Core::UnknownPlacement { .. } => (Kind::Range, codes::UNKNOWN_PLACEMENT),
-                Core::BadPartitionBits { .. } | Core::BadReplicas { .. } | Core::BadSkeletonShape { .. } => {
-                    (Kind::Range, codes::INVALID_PARAMETER)
-                }
+                Core::BadPartitionBits { .. }
+                | Core::BadReplicas { .. }
+                | Core::BadSkeletonShape { .. }
+                | Core::BadBalance { .. } => (Kind::Range, codes::INVALID_PARAMETER),
                 // The set sorts node storage itself; unsorted input is a bug in longstraw.
                 Core::NodesNotSorted { .. } => (Kind::Error, codes::INTERNAL),
             },
@@ -125,6 +126,7 @@ impl From<SetError> for JsErr {
             SetError::HashCollision { .. } => (Kind::Error, codes::HASH_COLLISION),
             SetError::Backend { .. } => (Kind::Error, codes::BACKEND),
             SetError::InvalidDomain { .. } => (Kind::Range, codes::INVALID_DOMAIN),
+            SetError::ConflictingOptions { .. } => (Kind::Range, codes::INVALID_PARAMETER),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

@@ -4,6 +4,7 @@
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
 
+mod balance;
 mod batch;
 mod construct;
 mod detached;

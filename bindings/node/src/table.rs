@@ -33,12 +33,14 @@ impl Table {
 
 fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetTable> {
     let mut shape = TableOptions::default();
-    let given = construct::read(js, nodes, options, &["bits", "replicas", "distinctDomains"], |o| {
+    let extra = ["balance", "bits", "replicas", "distinctDomains"];
+    let given = construct::read(js, nodes, options, &extra, |o| {
         shape.partition_bits = js.param(js.get(o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
         if let Some(r) = js.param(js.get(o, c"replicas")?, "replicas", u32::MAX)? {
             shape.replicas = r as usize;
         }
         shape.distinct_domains = js.flag(js.get(o, c"distinctDomains")?, "distinctDomains")?;
+        shape.balance = crate::balance::balance_option(js, js.get(o, c"balance")?)?;
         Ok(())
     })?;
     shape.set = given.set;
@@ -68,19 +70,23 @@ impl Table {
     }
 
     /// `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
+    /// `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains, balance })`.
     ///
     /// The options of `Rendezvous`, plus: `bits`, the table has `2^bits`
     /// partitions (0 to 24; default `clamp(ceil(log2(n)) + 6, 10, 20)` for
     /// the n nodes given: pass it for a fleet that starts small and grows);
     /// `replicas`, nodes stored per partition (1 to 32, default 1: `topK` up
     /// to this many is a table read); `distinctDomains`, store at most one
-    /// node per failure domain (then `topKDistinct` is the table read).
+    /// node per failure domain (then `topKDistinct` is the table read);
+    /// `balance` (1.0 to 4.0), a balanced table (SPEC.md section 17): no node
+    /// holds more than `ceil(balance * P * w / W)` partitions per replica
+    /// rank, lists stop at `replicas` and every change rebuilds the table.
     /// Building ranks every partition over every node, on every core; a
     /// table is meant for up to about 10^4 nodes.
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
@@ -104,6 +110,12 @@ impl Table {
     #[napi(catch_unwind, getter)]
     pub fn distinct_domains(&self) -> bool {
         self.inner.load().distinct_domains()
+    }
+
+    /// The balance of a balanced table (SPEC.md section 17), `null` for a plain one.
+    #[napi(catch_unwind, getter)]
+    pub fn balance(&self) -> Option<f64> {
+        self.inner.load().balance().map(|b| b.as_f64())
     }
 
     /// Adds a node (weight 1 unless given).

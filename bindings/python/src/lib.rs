@@ -4,6 +4,7 @@
 #[macro_use]
 mod methods;
 
+mod balance;
 mod batch;
 mod buffer;
 mod convert;

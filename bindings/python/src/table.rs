@@ -18,7 +18,10 @@ use crate::snapshot::TableSnapshot;
 /// fleet that starts small and grows. `replicas` is how many nodes each
 /// partition stores (`top_k` up to that many is a table read) and
 /// `distinct_domains` makes the stored lists one node per failure domain;
-/// neither changes a result.
+/// neither changes a result. `balance` (1.0 to 4.0) makes a balanced table
+/// (SPEC.md §17): no node holds more than `ceil(balance * P * w / W)`
+/// partitions per replica rank; lists then stop at `replicas`, and every
+/// change rebuilds the table.
 #[pyclass(frozen, module = "longstraw", name = "Table")]
 pub(crate) struct Table {
     shared: Shared<Set>,
@@ -32,6 +35,9 @@ pub(crate) fn shape(snap: &longstraw_set::TableSnapshot) -> Vec<(&'static str, S
     }
     if snap.distinct_domains() {
         shape.push(("distinct_domains", "True".to_owned()));
+    }
+    if let Some(b) = snap.balance() {
+        shape.push(("balance", format!("{:?}", b.as_f64())));
     }
     shape
 }
@@ -48,9 +54,10 @@ set_class!(Table, TableSnapshot, {
             replicas = Replicas(1),
             domains = None,
             distinct_domains = false,
+            balance = None,
         ),
         text_signature = "(nodes, weights=None, seed=0, placement=1, bits=None, replicas=1, domains=None, \
-                          distinct_domains=False)"
+                          distinct_domains=False, balance=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -62,7 +69,9 @@ set_class!(Table, TableSnapshot, {
         replicas: Replicas,
         domains: Option<&Bound<'_, PyAny>>,
         distinct_domains: bool,
+        balance: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let balance = crate::balance::balance_arg(balance)?;
         let partition_bits = bits
             .filter(|b| !b.is_none())
             .map(|b| shape_arg(b, "bits", longstraw::MAX_PARTITION_BITS))
@@ -77,6 +86,7 @@ set_class!(Table, TableSnapshot, {
             partition_bits,
             replicas: replicas.0,
             distinct_domains,
+            balance,
         };
         let set = nodes
             .py()
@@ -132,6 +142,12 @@ set_class!(Table, TableSnapshot, {
         crate::membership_file::save(py, membership, &path)
     }
 
+    /// The balance of a balanced table (SPEC.md §17), or `None` for a plain one.
+    #[getter]
+    fn balance(&self) -> Option<f64> {
+        self.shared.view().snap.balance().map(|b| b.as_f64())
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let view = self.shared.view();
         view.repr(py, "Table", &shape(&view.snap))
@@ -150,6 +166,7 @@ set_class!(Table, TableSnapshot, {
                 .to_owned()
                 .into_any(),
         );
+        args.push(snap.balance().map(|b| b.as_f64()).into_pyobject(py)?.into_any());
         Ok((slf.get_type(), PyTuple::new(py, args)?))
     }
 });

@@ -17,11 +17,11 @@
 use super::bounds::{interval, race_margin};
 use super::{mix, Vector};
 use crate::hash::key_hash;
+use crate::node_table::{NodeTable, Shape};
 use crate::oracle;
 use crate::order::{ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::score::pair_score;
-use crate::table::{NodeTable, Shape};
 
 /// Lane indices 0, 1, 2, ... for the argmax index accumulators.
 static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];

@@ -401,8 +401,10 @@ Bytes are hex, u64 values are decimal strings, weights are f64 bit patterns (hex
     s
 }
 
+mod balanced;
 mod edges;
 mod scale;
 pub mod tie_search;
+pub use balanced::table_balanced_v1;
 pub use edges::{placement_v1_edges, print_tie_search};
 pub use scale::{domains_v1, skeleton_v1, table_v1};

@@ -126,6 +126,7 @@ class Table(Generic[_Id]):
         replicas: SupportsIndex = 1,
         domains: Iterable[_IdLike | None] | None = None,
         distinct_domains: bool = False,
+        balance: float | None = None,
     ) -> Table[str]: ...
     @overload
     def __new__(
@@ -138,6 +139,7 @@ class Table(Generic[_Id]):
         replicas: SupportsIndex = 1,
         domains: Iterable[_IdLike | None] | None = None,
         distinct_domains: bool = False,
+        balance: float | None = None,
     ) -> Table[bytes]: ...
     @overload
     def __new__(
@@ -150,6 +152,7 @@ class Table(Generic[_Id]):
         replicas: SupportsIndex = 1,
         domains: Iterable[_IdLike | None] | None = None,
         distinct_domains: bool = False,
+        balance: float | None = None,
     ) -> Table[str | bytes]: ...
     def owner(self, key: _Key) -> _Id: ...
     def top_k(self, key: _Key, k: SupportsIndex) -> list[_Id]: ...
@@ -190,11 +193,13 @@ class Table(Generic[_Id]):
     def replicas(self) -> int: ...
     @property
     def distinct_domains(self) -> bool: ...
+    @property
+    def balance(self) -> float | None: ...
     def __reduce__(
         self,
     ) -> tuple[
         type[Table[_Id]],
-        tuple[list[_Id], list[float], int, int, int, int, list[_Label | None] | None, bool],
+        tuple[list[_Id], list[float], int, int, int, int, list[_Label | None] | None, bool, float | None],
     ]: ...
 
 @final

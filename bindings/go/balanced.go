@@ -1,0 +1,56 @@
+package longstraw
+
+/*
+#include <stdint.h>
+#include "longstraw.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+)
+
+// WithBalance makes a Table balanced (SPEC.md section 17): at each replica
+// rank no node holds more than ceil(balance * P * w / W) partitions, for P
+// partitions and total weight W. balance is 1.0 to 4.0, held to millionths.
+// Lists (TopK) then stop at the stored replicas, and every Add, Remove or
+// SetWeight rebuilds the table. It cannot be combined with
+// WithDistinctDomains. NewTable only.
+func WithBalance(balance float64) Option {
+	return func(o *options) { o.balance = &balance }
+}
+
+// Balance is the table's balance, or 0 for a plain (unbalanced) table.
+func (t *Table) Balance() float64 {
+	h, ok := t.set.(*tableHandle)
+	if !ok {
+		return 0
+	}
+	var b C.double
+	if C.longstraw_table_balance(h.p, &b) != C.LONGSTRAW_OK {
+		return 0
+	}
+	return float64(b)
+}
+
+// newBalancedTable is longstraw_table_new_balanced, refusing flags it cannot honour.
+func newBalancedTable(members *C.longstraw_snapshot, bits C.uint8_t, replicas C.size_t, flags C.uint32_t,
+	balance float64, out **C.longstraw_table) C.longstraw_result {
+	if flags != 0 {
+		return C.LONGSTRAW_INVALID_PARAMETER // a balanced table cannot keep distinct domains
+	}
+	return C.longstraw_table_new_balanced(members, bits, replicas, C.double(balance), out)
+}
+
+// balanceNote names the balance in an error's value, when one was given.
+func balanceNote(balance *float64) string {
+	switch {
+	case balance == nil:
+		return ""
+	case math.IsNaN(*balance):
+		return ", balance NaN"
+	default:
+		return fmt.Sprintf(", balance %v", *balance)
+	}
+}
