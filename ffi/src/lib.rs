@@ -25,8 +25,8 @@ mod snapshot;
 mod table;
 mod version;
 
-pub use membership_file::*;
 pub use balanced::*;
+pub use membership_file::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;

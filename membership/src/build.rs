@@ -134,19 +134,16 @@ impl Membership {
                 distinct_domains,
                 balance,
             } => {
-                if balance.is_some() {
-                    return Err(Error::new(
-                        origin,
-                        None,
-                        Some("table.balance".into()),
-                        ErrorKind::NotSupported("a balanced table (table.balance)".into()),
-                    ));
-                }
+                let balance = balance
+                    .map(longstraw::balanced::Balance::new)
+                    .transpose()
+                    .map_err(|e| Error::new(origin, None, Some("table.balance".into()), ErrorKind::Set(e.into())))?;
                 let options = TableOptions {
                     set,
                     partition_bits: bits,
                     replicas,
                     distinct_domains,
+                    balance,
                 };
                 Loaded::Table(Table::with_domains(nodes(), options).map_err(whole)?)
             }

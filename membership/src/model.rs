@@ -35,7 +35,7 @@ pub enum Mode {
         replicas: usize,
         /// Whether stored lists keep one node per failure domain.
         distinct_domains: bool,
-        /// The balanced-table cap factor (issue 17); not supported by this build yet.
+        /// The balanced-table cap factor (SPEC.md §17); `None` for a plain table.
         balance: Option<f64>,
     },
     /// Skeleton HRW (SPEC.md §11); `None` picks the default shape for the node count.

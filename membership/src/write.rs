@@ -29,7 +29,7 @@ impl Membership {
                 bits: Some(table.partition_bits()),
                 replicas: table.replicas(),
                 distinct_domains: table.distinct_domains(),
-                balance: None,
+                balance: table.balance().map(|b| b.as_f64()),
             },
             ..Membership::of_snapshot(table.members())
         }
