@@ -352,3 +352,34 @@ fn plan_prints_the_summary_and_the_moves() {
     let p = String::from_utf8(ok_args(&["plan", "--from", &t_old, "--to", &t_new, "--partitions"])).unwrap();
     assert!(p.starts_with("partitions\t1024\n"), "{p}");
 }
+
+/// Two ids with equal node hashes under seed 0 (found offline; tests/c/test_api.c has the search).
+const COLLIDE_A: &str = "e7002bcbbd9f33ac636f6c6c69646521";
+const COLLIDE_B: &str = "7664c141ea2e9548636f6c6c69646521";
+
+#[test]
+fn check_names_hash_collisions_and_another_seed_fixes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |seed: u64| {
+        format!("seed = {seed}\n[[nodes]]\nid = \"x\"\n[[nodes]]\nid_hex = \"{COLLIDE_A}\"\n[[nodes]]\nid_hex = \"{COLLIDE_B}\"\n")
+    };
+    let bad = write(dir.path(), "collide.toml", &text(0));
+    let out = longstraw(&["check", "-m", &bad], b"");
+    assert!(!out.status.success());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("line 7: nodes[2]: node 0x7664")
+            && report.contains("same hash as node 0xe700")
+            && report.contains("(line 5)"),
+        "{report}"
+    );
+    let e = fails(&["owner", "-m", &bad, "k"], b"");
+    assert!(
+        e.contains("collide.toml:7: nodes[2]:") && e.contains("same hash"),
+        "{e}"
+    );
+    let good = write(dir.path(), "ok.toml", &text(1));
+    assert!(String::from_utf8(ok_args(&["check", "-m", &good]))
+        .unwrap()
+        .starts_with("ok: 3 nodes"));
+}
