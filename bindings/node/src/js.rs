@@ -1,17 +1,14 @@
 //! Reading JavaScript values without silent coercion, and writing node ids back.
 //!
-//! These helpers use Node-API directly: a key lookup is one native call, and
-//! going through the generic napi-rs conversions would allocate per key.
+//! Type checks, typed arrays and numbers use Node-API directly, so that a bad
+//! value gets a precise error; strings go through napi-rs's own conversion.
 
-use std::ffi::c_char;
 use std::ptr;
 
+use napi::bindgen_prelude::FromNapiValue;
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
-
-/// Strings up to this many UTF-8 bytes are read without allocating.
-const STACK_KEY: usize = 256;
 
 /// The Node-API environment of the current call, with the checks every
 /// helper needs. Only valid during that call.
@@ -49,19 +46,10 @@ pub enum JsType {
     BigInt,
 }
 
-/// Scratch space for reading keys; reused across the keys of one call.
+/// Where a string key's UTF-8 bytes live while the call borrows them.
+#[derive(Default)]
 pub struct KeyBuf {
-    stack: [u8; STACK_KEY],
-    heap: Vec<u8>,
-}
-
-impl Default for KeyBuf {
-    fn default() -> Self {
-        KeyBuf {
-            stack: [0; STACK_KEY],
-            heap: Vec::new(),
-        }
-    }
+    text: String,
 }
 
 /// The integer offsets of a packed key batch, borrowed from a typed array.
@@ -200,50 +188,20 @@ impl Js {
 
     /// The UTF-8 bytes of a string, refusing lone surrogates.
     ///
+    /// napi-rs's own `String` conversion asks Node-API for the full UTF-8
+    /// length first, so a long string is never cut short. (A hand-written
+    /// stack-buffer path once read at most 255 bytes and, when a multi-byte
+    /// character straddled that limit, took the shorter prefix for the whole
+    /// string; measured, it saved nothing worth its risk: see BENCH-node.md.)
+    ///
     /// Node-API replaces a lone surrogate with U+FFFD when it converts to
     /// UTF-8. So when the converted bytes contain U+FFFD, the UTF-16 code units
     /// are checked: a real U+FFFD is kept, a lone surrogate is a `TypeError`.
     fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
-        let mut len = 0usize;
-        // SAFETY: `v` is a string; the stack buffer has `STACK_KEY` bytes and
-        // Node-API writes at most `STACK_KEY - 1` of them plus a zero.
-        check(
-            unsafe {
-                sys::napi_get_value_string_utf8(
-                    self.env,
-                    v,
-                    buf.stack.as_mut_ptr().cast::<c_char>(),
-                    STACK_KEY,
-                    &mut len,
-                )
-            },
-            "get_value_string_utf8",
-        )?;
-        let bytes: &[u8] = if len < STACK_KEY - 1 {
-            &buf.stack[..len]
-        } else {
-            // SAFETY: a null buffer asks for the full length.
-            check(
-                unsafe { sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len) },
-                "get_value_string_utf8",
-            )?;
-            buf.heap.clear();
-            buf.heap.resize(len + 1, 0);
-            // SAFETY: `heap` has room for `len` bytes and the terminating zero.
-            check(
-                unsafe {
-                    sys::napi_get_value_string_utf8(
-                        self.env,
-                        v,
-                        buf.heap.as_mut_ptr().cast::<c_char>(),
-                        buf.heap.len(),
-                        &mut len,
-                    )
-                },
-                "get_value_string_utf8",
-            )?;
-            &buf.heap[..len]
-        };
+        // SAFETY: `env` and `v` belong to the current call, and `v` is a string.
+        buf.text = unsafe { <String as FromNapiValue>::from_napi_value(self.env, v) }
+            .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, format!("reading {}: {e}", what())))?;
+        let bytes = buf.text.as_bytes();
         if has_replacement_char(bytes) {
             self.check_well_formed(v, what)?;
         }
