@@ -41,6 +41,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	msg := C.GoString(C.longstraw_result_str(C.int(e.Code)))
+	if e.kind == ErrClosed {
+		msg = ErrClosed.Error()
+	}
 	if e.Value == "" {
 		return fmt.Sprintf("longstraw: %s: %s", e.Op, msg)
 	}
