@@ -53,7 +53,8 @@ pub enum longstraw_result {
     /// The `LONGSTRAW_BACKEND` environment variable names a backend that is
     /// unknown or not supported by this CPU.
     LONGSTRAW_BACKEND_UNAVAILABLE = 15,
-    /// An allocation the library could detect failed.
+    /// An allocation whose size the caller chose (such as a partition
+    /// table's rows) failed; nothing was changed.
     LONGSTRAW_OUT_OF_MEMORY = 16,
     /// A bug in longstraw: an internal panic was caught at the library
     /// boundary. Please report it. The handles involved are still usable.
@@ -142,6 +143,7 @@ impl From<Error> for longstraw_result {
             Error::HashCollision { .. } => LONGSTRAW_HASH_COLLISION,
             Error::Backend { .. } => LONGSTRAW_BACKEND_UNAVAILABLE,
             Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
+            Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,

@@ -31,6 +31,12 @@ pub enum Error {
         /// The label's length in bytes.
         len: usize,
     },
+    /// An allocation whose size the caller chose (such as a table's rows)
+    /// failed. The set is unchanged.
+    OutOfMemory {
+        /// The bytes that could not be allocated.
+        bytes: usize,
+    },
     /// `LONGSTRAW_BACKEND` names a backend that is unknown or unavailable here.
     Backend {
         /// The value of the variable.
@@ -76,6 +82,7 @@ impl fmt::Display for Error {
                 f,
                 "domain label is {len} bytes long (labels are 1 to 65535 bytes; use no label for none)"
             ),
+            Error::OutOfMemory { bytes } => write!(f, "out of memory: cannot allocate {bytes} bytes"),
             Error::Backend { value, reason } => {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
             }

@@ -4,9 +4,11 @@
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
 
+mod alloc;
 mod batch;
 mod construct;
 mod error;
+mod external;
 mod fast;
 mod js;
 mod lookup;

@@ -8,12 +8,14 @@ mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod exit_guard;
 mod placed;
 mod rendezvous;
 mod shared;
 mod skeleton;
 mod snapshot;
 mod table;
+mod typed;
 mod view;
 
 use pyo3::prelude::*;
@@ -39,5 +41,6 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
+    exit_guard::register(m)?;
     Ok(())
 }
