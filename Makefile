@@ -28,9 +28,10 @@ include mk/c.mk
 include mk/go.mk
 include mk/python.mk
 include mk/node.mk
+include mk/diff.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node
+test: lint test-rust test-c test-go test-python test-node test-diff
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-python bench-node bench-go
