@@ -96,7 +96,7 @@ impl IntBuffer {
 
     /// A C-order copy of the items, which must be `T`-sized (checked by the
     /// caller with `int_type`). The allocation is fallible: a `MemoryError`.
-    pub(crate) fn to_vec<T: Copy + Default>(&self, _py: Python<'_>) -> PyResult<Vec<T>> {
+    pub(crate) fn to_vec<T: Copy + Default>(&self, py: Python<'_>) -> PyResult<Vec<T>> {
         let count = self.item_count();
         assert_eq!(
             self.view.itemsize as usize,
@@ -118,7 +118,7 @@ impl IntBuffer {
             )
         };
         if rc == -1 {
-            return Err(PyErr::fetch(_py));
+            return Err(PyErr::fetch(py));
         }
         Ok(out)
     }
