@@ -30,9 +30,10 @@ include mk/python.mk
 include mk/node.mk
 include mk/docs.mk
 include mk/bench.mk
+include mk/diff.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs
+test: lint test-rust test-c test-go test-python test-node test-docs test-diff
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale

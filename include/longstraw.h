@@ -174,7 +174,8 @@ typedef enum {
    */
   LONGSTRAW_BACKEND_UNAVAILABLE = 15,
   /**
-   * An allocation the library could detect failed.
+   * An allocation whose size the caller chose (such as a partition
+   * table's rows) failed; nothing was changed.
    */
   LONGSTRAW_OUT_OF_MEMORY = 16,
   /**

@@ -47,6 +47,9 @@ func (e *Error) Error() string {
 	if msg == "" {
 		msg = C.GoString(C.longstraw_result_str(C.int(e.Code)))
 	}
+	if e.kind == ErrClosed {
+		msg = ErrClosed.Error()
+	}
 	if e.Value == "" {
 		return fmt.Sprintf("longstraw: %s: %s", e.Op, msg)
 	}

@@ -146,6 +146,7 @@ type nodeSet struct {
 	writer sync.Mutex // serialises changes, so each view follows the one before
 	set    members
 	view   atomic.Pointer[view]
+	closed bool // set by Close, under writer
 }
 
 // view is one immutable membership: a C snapshot and its node ids, decoded
@@ -155,6 +156,7 @@ type view struct {
 	ids      []string
 	domains  []string
 	eligible int
+	use      viewUse // who is using snap, and whether it is retired (close.go)
 }
 
 func buildOptions(op string, opts []Option) (options, error) {
@@ -237,7 +239,7 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, func(h *tableHandle) { C.longstraw_table_free(h.p) })
+	runtime.SetFinalizer(h, (*tableHandle).free)
 	var gotBits C.uint8_t
 	var gotReplicas C.size_t
 	var gotFlags C.uint32_t
@@ -280,7 +282,7 @@ func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, func(h *skeletonHandle) { C.longstraw_skeleton_free(h.p) })
+	runtime.SetFinalizer(h, (*skeletonHandle).free)
 	var gotFanout, gotLevels C.uint8_t
 	if err := check(C.longstraw_skeleton_shape(h.p, &gotFanout, &gotLevels), "NewSkeleton", ""); err != nil {
 		return nil, err
@@ -426,15 +428,36 @@ type members interface {
 	setWeight(id *C.uint8_t, idLen C.size_t, weight C.double) C.longstraw_result
 	setDomain(id *C.uint8_t, idLen C.size_t, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
 	snapshot(out **C.longstraw_snapshot) C.longstraw_result
+	free()
 }
 
 type rendezvousHandle struct{ p *C.longstraw_rendezvous }
 type tableHandle struct{ p *C.longstraw_table }
 type skeletonHandle struct{ p *C.longstraw_skeleton }
 
+// free releases the C set; a second call does nothing. Callers hold the
+// set's writer lock (or own the handle alone), so no C call is using it.
 func (h *rendezvousHandle) free() {
-	C.longstraw_rendezvous_free(h.p)
-	h.p = nil
+	if h.p != nil {
+		C.longstraw_rendezvous_free(h.p)
+		h.p = nil
+	}
+	runtime.SetFinalizer(h, nil)
+}
+
+func (h *tableHandle) free() {
+	if h.p != nil {
+		C.longstraw_table_free(h.p)
+		h.p = nil
+	}
+	runtime.SetFinalizer(h, nil)
+}
+
+func (h *skeletonHandle) free() {
+	if h.p != nil {
+		C.longstraw_skeleton_free(h.p)
+		h.p = nil
+	}
 	runtime.SetFinalizer(h, nil)
 }
 
@@ -511,7 +534,7 @@ func (s *nodeSet) refresh() error {
 	if err := check(s.set.snapshot(&v.snap), "snapshot", ""); err != nil {
 		return err
 	}
-	runtime.SetFinalizer(v, func(v *view) { C.longstraw_snapshot_free(v.snap) })
+	runtime.SetFinalizer(v, (*view).finalize)
 	var n, eligible C.size_t
 	C.longstraw_snapshot_len(v.snap, &n)
 	C.longstraw_snapshot_eligible(v.snap, &eligible)
@@ -531,13 +554,18 @@ func (s *nodeSet) refresh() error {
 		}
 		v.domains[i] = C.GoStringN((*C.char)(unsafe.Pointer(domain)), C.int(domainLen))
 	}
-	s.view.Store(v)
+	if old := s.view.Swap(v); old != nil {
+		old.retire()
+	}
 	return nil
 }
 
 func (s *nodeSet) change(op, value string, call func() C.longstraw_result) error {
 	s.writer.Lock()
 	defer s.writer.Unlock()
+	if s.closed {
+		return closedError(op)
+	}
 	if err := check(call(), op, value); err != nil {
 		return err
 	}
@@ -599,11 +627,13 @@ func (s *nodeSet) Nodes() []string { return append([]string(nil), s.view.Load().
 // "avx512" or "neon"), chosen once per process from the CPU, or forced with
 // the LONGSTRAW_BACKEND environment variable. It never changes placement.
 func (s *nodeSet) Backend() string {
+	v, err := s.acquire("Backend")
+	if err != nil {
+		return "closed"
+	}
+	defer v.release()
 	var name *C.char
-	v := s.view.Load()
-	code := C.longstraw_snapshot_backend(v.snap, &name)
-	runtime.KeepAlive(v) // the finalizer frees v.snap; name points into the library, not into v
-	if code != C.LONGSTRAW_OK {
+	if C.longstraw_snapshot_backend(v.snap, &name) != C.LONGSTRAW_OK {
 		return "unknown"
 	}
 	return C.GoString(name)
@@ -624,7 +654,11 @@ func (s *nodeSet) OwnerBytes(key []byte) (string, error) {
 }
 
 func (s *nodeSet) owner(key *C.uint8_t, keyLen int, keep any) (string, error) {
-	v := s.view.Load()
+	v, err := s.acquire("Owner")
+	if err != nil {
+		return "", err
+	}
+	defer v.release()
 	var index C.uint32_t
 	var id *C.uint8_t
 	var idLen C.size_t
@@ -680,7 +714,11 @@ func (s *nodeSet) topK(key *C.uint8_t, keyLen int, keep any, k int, op string) (
 		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument,
 			reason: "k must not be negative (0 gives an empty list)"}
 	}
-	v := s.view.Load()
+	v, err := s.acquire(op)
+	if err != nil {
+		return nil, err
+	}
+	defer v.release()
 	k = min(k, v.eligible)
 	if k == 0 {
 		return []string{}, nil
@@ -734,9 +772,23 @@ func (s *nodeSet) OwnersBytes(keys [][]byte) ([]string, error) {
 // is bytes[offsets[i]:offsets[i+1]], so len(offsets) is the number of keys
 // plus one. It writes owner indices (positions in Nodes at the time of the
 // call) to out, which must have one entry per key, and returns the node ids
-// those indices refer to.
+// those indices refer to: a copy the caller may keep or change.
 func (s *nodeSet) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
-	v := s.view.Load()
+	ids, err := s.ownersPacked(bytes, offsets, out)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), ids...), nil
+}
+
+// ownersPacked is OwnersPacked returning the view's own ids, which are
+// shared by every lookup and must not be changed.
+func (s *nodeSet) ownersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
+	v, err := s.acquire("OwnersPacked")
+	if err != nil {
+		return nil, err
+	}
+	defer v.release()
 	var outPtr *C.uint32_t
 	if len(out) > 0 {
 		outPtr = (*C.uint32_t)(unsafe.Pointer(&out[0]))
@@ -763,7 +815,7 @@ func (s *nodeSet) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]
 
 func (s *nodeSet) owners(bytes []byte, offsets []uint64, n int) ([]string, error) {
 	out := make([]uint32, n)
-	ids, err := s.OwnersPacked(bytes, offsets, out)
+	ids, err := s.ownersPacked(bytes, offsets, out)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Op, e.Value = "Owners", fmt.Sprintf("(%d keys)", n)

@@ -136,10 +136,12 @@ func LoadSkeleton(path string) (*Skeleton, error) {
 // temporary file, then renamed). The file pins the seed, the placement
 // version and the mode's shape, so loading it gives the same placement.
 func (s *nodeSet) Save(path string) error {
-	v := s.view.Load()
-	err := fileCall("Save", path, func(p, m *C.char) C.longstraw_result {
+	v, err := s.acquire("Save")
+	if err != nil {
+		return err
+	}
+	defer v.release()
+	return fileCall("Save", path, func(p, m *C.char) C.longstraw_result {
 		return C.longstraw_snapshot_save_file(v.snap, p, m, messageLen)
 	})
-	runtime.KeepAlive(v)
-	return err
 }

@@ -53,7 +53,8 @@ pub enum longstraw_result {
     /// The `LONGSTRAW_BACKEND` environment variable names a backend that is
     /// unknown or not supported by this CPU.
     LONGSTRAW_BACKEND_UNAVAILABLE = 15,
-    /// An allocation the library could detect failed.
+    /// An allocation whose size the caller chose (such as a partition
+    /// table's rows) failed; nothing was changed.
     LONGSTRAW_OUT_OF_MEMORY = 16,
     /// A bug in longstraw: an internal panic was caught at the library
     /// boundary. Please report it. The handles involved are still usable.

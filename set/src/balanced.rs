@@ -12,16 +12,6 @@ use longstraw::NodeTable;
 
 use crate::error::{Error, Result};
 
-/// A vector of `len` copies of `fill`, or [`Error::OutOfMemory`].
-pub(crate) fn try_filled<T: Clone>(len: usize, fill: T) -> Result<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| Error::OutOfMemory {
-        bytes: len.saturating_mul(std::mem::size_of::<T>()),
-    })?;
-    v.resize(len, fill);
-    Ok(v)
-}
-
 /// Builds `rows` (already `P * replicas` long) as a balanced table.
 pub(crate) fn build(
     table: &NodeTable<'_>,
@@ -31,10 +21,10 @@ pub(crate) fn build(
     rows: &mut [u32],
 ) -> Result<BalancedReport> {
     let layout = BalancedLayout::of(table, bits, replicas, balance)?;
-    let mut candidates = try_filled(layout.candidates, 0u32)?;
-    let mut cursors = try_filled(layout.cursors, Cursor::default())?;
-    let mut holders = try_filled(layout.holders, Held::EMPTY)?;
-    let mut slots = try_filled(layout.slots, NodeSlot::default())?;
+    let mut candidates = crate::alloc::filled(layout.candidates, 0u32)?;
+    let mut cursors = crate::alloc::filled(layout.cursors, Cursor::default())?;
+    let mut holders = crate::alloc::filled(layout.holders, Held::EMPTY)?;
+    let mut slots = crate::alloc::filled(layout.slots, NodeSlot::default())?;
     prepare(table, replicas, layout.depth, &mut candidates, &mut cursors)?;
     let buffers = BalancedBuffers {
         candidates: &mut candidates,

@@ -31,17 +31,18 @@ pub enum Error {
         /// The label's length in bytes.
         len: usize,
     },
+    /// An allocation whose size the caller chose (such as a table's rows)
+    /// failed. The set is unchanged.
+    OutOfMemory {
+        /// The bytes that could not be allocated.
+        bytes: usize,
+    },
     /// `LONGSTRAW_BACKEND` names a backend that is unknown or unavailable here.
     Backend {
         /// The value of the variable.
         value: String,
         /// Why it was refused.
         reason: &'static str,
-    },
-    /// Scratch or table storage could not be allocated.
-    OutOfMemory {
-        /// The bytes asked for.
-        bytes: usize,
     },
     /// Two table options that cannot be combined (for example a balanced
     /// table that also keeps distinct failure domains).
@@ -102,10 +103,10 @@ impl fmt::Display for Error {
                 f,
                 "domain label is {len} bytes long (labels are 1 to 65535 bytes; use no label for none)"
             ),
+            Error::OutOfMemory { bytes } => write!(f, "out of memory: cannot allocate {bytes} bytes"),
             Error::Backend { value, reason } => {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
             }
-            Error::OutOfMemory { bytes } => write!(f, "out of memory: {bytes} bytes could not be allocated"),
             Error::ConflictingOptions { what } => write!(f, "conflicting table options: {what}"),
         }
     }

@@ -24,6 +24,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod alloc;
 mod backend_env;
 mod balanced;
 mod delegate;

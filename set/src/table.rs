@@ -67,6 +67,19 @@ pub struct TableSnapshot {
     rows: Vec<u32>,
 }
 
+impl TableSnapshot {
+    /// A copy to change; the rows (caller-sized) are copied fallibly.
+    fn try_clone(&self) -> Result<TableSnapshot> {
+        Ok(TableSnapshot {
+            members: self.members.clone(),
+            bits: self.bits,
+            replicas: self.replicas,
+            distinct: self.distinct,
+            rows: crate::alloc::copied(&self.rows)?,
+        })
+    }
+}
+
 impl Table {
     /// A table of nodes with weight 1.
     pub fn new<I, T>(ids: I, options: TableOptions) -> Result<Table>
@@ -109,7 +122,7 @@ impl Table {
             replicas: options.replicas,
             distinct: options.distinct_domains,
             balance: options.balance,
-            rows: crate::balanced::try_filled(len, partition::NO_NODE)?,
+            rows: crate::alloc::filled(len, partition::NO_NODE)?,
         };
         snap.rebuild()?;
         Ok(Table {
@@ -192,7 +205,7 @@ impl Table {
         // A poisoned lock only means another writer panicked before publishing.
         let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.current.load_full();
-        let mut next = (*current).clone();
+        let mut next = current.try_clone()?;
         f(&mut next)?;
         next.members.seal(current.generation() + 1)?;
         self.current.store(Arc::new(next));

@@ -10,6 +10,7 @@ use longstraw::PackedKeys;
 use napi::bindgen_prelude::*;
 use napi::sys;
 
+use crate::alloc;
 use crate::error::{JsErr, Res};
 use crate::js::{Js, KeyBuf, OffsetsRef};
 use crate::lookup;
@@ -63,14 +64,20 @@ impl OwnersTask {
             let offsets: Vec<u64> = match js.offsets(offsets, &|| "offsets".into())? {
                 OffsetsRef::U32(o) => {
                     PackedKeys::new(key_bytes, o)?;
-                    o.iter().map(|&x| u64::from(x)).collect()
+                    let mut wide = alloc::filled(o.len(), 0u64, "key offsets")?;
+                    wide.iter_mut().zip(o).for_each(|(w, &x)| *w = u64::from(x));
+                    wide
                 }
                 OffsetsRef::U64(o) => {
                     PackedKeys::new(key_bytes, o)?;
-                    o.to_vec()
+                    let mut copy = Vec::new();
+                    alloc::extend(&mut copy, o, "key offsets")?;
+                    copy
                 }
             };
-            Ok((key_bytes.to_vec(), offsets))
+            let mut copy = Vec::new();
+            alloc::extend(&mut copy, key_bytes, "key bytes")?;
+            Ok((copy, offsets))
         };
         match read() {
             Ok((bytes, offsets)) => OwnersTask {
@@ -90,11 +97,11 @@ impl OwnersTask {
             let items = js.array(keys, &|| "keys".into())?;
             let mut buf = KeyBuf::default();
             let mut bytes = Vec::new();
-            let mut offsets = Vec::with_capacity(items.len() + 1);
-            offsets.push(0u64);
-            for (at, &item) in items.iter().enumerate() {
-                bytes.extend_from_slice(js.bytes(item, &mut buf, &|| format!("keys[{at}]"))?);
-                offsets.push(bytes.len() as u64);
+            let mut offsets = vec![0u64];
+            for at in 0..items.len() {
+                let key = js.bytes(items.get(at)?, &mut buf, &|| format!("keys[{at}]"))?;
+                alloc::extend(&mut bytes, key, "key bytes")?;
+                alloc::push(&mut offsets, bytes.len() as u64, "key offsets")?;
             }
             Ok((bytes, offsets))
         };
@@ -112,7 +119,7 @@ impl OwnersTask {
 
     fn run(&self) -> Res<Vec<u32>> {
         let keys = PackedKeys::new(&self.bytes, &self.offsets)?;
-        let mut out = vec![0u32; keys.len()];
+        let mut out = alloc::filled(keys.len(), 0u32, "owner indices")?;
         self.snap.view().owners_into(&keys, &mut out)?;
         Ok(out)
     }
@@ -128,7 +135,7 @@ impl OwnersTask {
             Answer::IndicesWithSnapshot => {
                 let (array, slots) = js.new_u32_array(indices.len())?;
                 slots.copy_from_slice(indices);
-                let snapshot = Snapshot::from_shared(self.snap.clone());
+                let snapshot = Snapshot::from_shared(env.raw(), self.snap.clone());
                 // SAFETY: `env` is the live environment of the completion callback.
                 let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
                     .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;

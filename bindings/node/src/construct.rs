@@ -4,6 +4,7 @@
 use longstraw_set::{Error as SetError, Options};
 use napi::sys;
 
+use crate::alloc;
 use crate::error::{codes, JsErr, Kind, Res};
 use crate::js::{Js, JsType, KeyBuf};
 
@@ -39,13 +40,16 @@ pub fn read(
     read_extra: impl FnOnce(sys::napi_value) -> Res<()>,
 ) -> Res<Nodes> {
     let items = js.array(nodes, &|| "nodes".into())?;
-    let mut ids = Vec::with_capacity(items.len());
+    let mut ids = Vec::new();
     let mut buf = KeyBuf::default();
-    for (at, &item) in items.iter().enumerate() {
-        ids.push(js.bytes(item, &mut buf, &|| format!("nodes[{at}]"))?.to_vec());
+    for at in 0..items.len() {
+        let id = js.bytes(items.get(at)?, &mut buf, &|| format!("nodes[{at}]"))?;
+        let mut owned = Vec::new();
+        alloc::extend(&mut owned, id, "a node id")?;
+        alloc::push(&mut ids, owned, "node ids")?;
     }
     let mut out = Nodes {
-        weights: vec![1.0; ids.len()],
+        weights: alloc::filled(ids.len(), 1.0, "weights")?,
         ids,
         domains: None,
         set: Options::default(),
@@ -91,9 +95,9 @@ fn read_weights(js: Js, w: sys::napi_value, out: &mut Nodes) -> Res<()> {
     }
     let given = js.array(w, &|| "options.weights".into())?;
     check_len("weights", given.len(), out.ids.len())?;
-    for (at, (&v, slot)) in given.iter().zip(&mut out.weights).enumerate() {
+    for (at, slot) in out.weights.iter_mut().enumerate() {
         let what = || format!("options.weights[{at}]");
-        *slot = js.weight(v, &what)?;
+        *slot = js.weight(given.get(at)?, &what)?;
         longstraw::validate_weight(*slot).map_err(|e| JsErr::from(e).context(what()))?;
     }
     Ok(())
@@ -105,9 +109,10 @@ fn read_domains(js: Js, d: sys::napi_value, out: &mut Nodes) -> Res<()> {
     }
     let given = js.array(d, &|| "options.domains".into())?;
     check_len("domains", given.len(), out.ids.len())?;
-    let mut labels = Vec::with_capacity(given.len());
-    for (at, &v) in given.iter().enumerate() {
-        labels.push(js.domain(v, &|| format!("options.domains[{at}]"))?);
+    let mut labels = Vec::new();
+    for at in 0..given.len() {
+        let label = js.domain(given.get(at)?, &|| format!("options.domains[{at}]"))?;
+        alloc::push(&mut labels, label, "domain labels")?;
     }
     out.domains = Some(labels);
     Ok(())

@@ -99,6 +99,7 @@ pub mod codes {
     pub const INTERNAL: &str = "ERR_LONGSTRAW_INTERNAL";
     pub const INVALID_PARAMETER: &str = "ERR_LONGSTRAW_INVALID_PARAMETER";
     pub const INVALID_DOMAIN: &str = "ERR_LONGSTRAW_INVALID_DOMAIN";
+    pub const OUT_OF_MEMORY: &str = "ERR_LONGSTRAW_OUT_OF_MEMORY";
 }
 
 impl From<SetError> for JsErr {
@@ -127,6 +128,7 @@ impl From<SetError> for JsErr {
             SetError::Backend { .. } => (Kind::Error, codes::BACKEND),
             SetError::InvalidDomain { .. } => (Kind::Range, codes::INVALID_DOMAIN),
             SetError::ConflictingOptions { .. } => (Kind::Range, codes::INVALID_PARAMETER),
+            SetError::OutOfMemory { .. } => (Kind::Error, codes::OUT_OF_MEMORY),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

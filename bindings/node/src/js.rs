@@ -1,17 +1,13 @@
 //! Reading JavaScript values without silent coercion, and writing node ids back.
 //!
-//! These helpers use Node-API directly: a key lookup is one native call, and
-//! going through the generic napi-rs conversions would allocate per key.
+//! These helpers use Node-API directly, so that a bad value gets a precise
+//! error and caller-sized allocations are fallible.
 
-use std::ffi::c_char;
 use std::ptr;
 
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
-
-/// Strings up to this many UTF-8 bytes are read without allocating.
-const STACK_KEY: usize = 256;
 
 /// The Node-API environment of the current call, with the checks every
 /// helper needs. Only valid during that call.
@@ -49,18 +45,34 @@ pub enum JsType {
     BigInt,
 }
 
-/// Scratch space for reading keys; reused across the keys of one call.
+/// Where a string key's UTF-8 bytes live while the call borrows them;
+/// reused across the keys of one call.
+#[derive(Default)]
 pub struct KeyBuf {
-    stack: [u8; STACK_KEY],
-    heap: Vec<u8>,
+    utf8: Vec<u8>,
 }
 
-impl Default for KeyBuf {
-    fn default() -> Self {
-        KeyBuf {
-            stack: [0; STACK_KEY],
-            heap: Vec::new(),
-        }
+/// A JavaScript array whose elements are read on demand.
+pub struct Items {
+    js: Js,
+    array: sys::napi_value,
+    len: u32,
+}
+
+impl Items {
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Element `i` (below `len`); a getter may throw, which is reported.
+    pub fn get(&self, i: usize) -> Res<sys::napi_value> {
+        let mut e = ptr::null_mut();
+        // SAFETY: `array` is an array of the current call; `i < len <= u32::MAX`.
+        check(
+            unsafe { sys::napi_get_element(self.js.env, self.array, i as u32, &mut e) },
+            "get_element",
+        )?;
+        Ok(e)
     }
 }
 
@@ -220,50 +232,40 @@ impl Js {
 
     /// The UTF-8 bytes of a string, refusing lone surrogates.
     ///
+    /// Node-API is asked for the full UTF-8 length first, then the bytes are
+    /// read into a buffer of that size, so a long string is never cut short.
+    /// (A stack-buffer path once read at most 255 bytes and, when a multi-byte
+    /// character straddled that limit, took the shorter prefix for the whole
+    /// string.) This is napi-rs's own `String` conversion, measured at the
+    /// same speed (see BENCH-node.md), except that the allocation, whose size
+    /// the caller chooses, is fallible.
+    ///
     /// Node-API replaces a lone surrogate with U+FFFD when it converts to
     /// UTF-8. So when the converted bytes contain U+FFFD, the UTF-16 code units
     /// are checked: a real U+FFFD is kept, a lone surrogate is a `TypeError`.
     fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
         let mut len = 0usize;
-        // SAFETY: `v` is a string; the stack buffer has `STACK_KEY` bytes and
-        // Node-API writes at most `STACK_KEY - 1` of them plus a zero.
+        // SAFETY: `v` is a string; a null buffer asks for the full length.
         check(
-            unsafe {
-                sys::napi_get_value_string_utf8(
-                    self.env,
-                    v,
-                    buf.stack.as_mut_ptr().cast::<c_char>(),
-                    STACK_KEY,
-                    &mut len,
-                )
-            },
+            unsafe { sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len) },
             "get_value_string_utf8",
         )?;
-        let bytes: &[u8] = if len < STACK_KEY - 1 {
-            &buf.stack[..len]
-        } else {
-            // SAFETY: a null buffer asks for the full length.
-            check(
-                unsafe { sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len) },
-                "get_value_string_utf8",
-            )?;
-            buf.heap.clear();
-            buf.heap.resize(len + 1, 0);
-            // SAFETY: `heap` has room for `len` bytes and the terminating zero.
-            check(
-                unsafe {
-                    sys::napi_get_value_string_utf8(
-                        self.env,
-                        v,
-                        buf.heap.as_mut_ptr().cast::<c_char>(),
-                        buf.heap.len(),
-                        &mut len,
-                    )
-                },
-                "get_value_string_utf8",
-            )?;
-            &buf.heap[..len]
-        };
+        buf.utf8.clear();
+        let room = len.saturating_add(1); // Node-API always writes a terminating zero
+        buf.utf8
+            .try_reserve_exact(room)
+            .map_err(|_| crate::alloc::out_of_memory(&what(), room))?;
+        let mut written = 0usize;
+        // SAFETY: `utf8` has capacity for `room` bytes; Node-API writes at most
+        // `room - 1` bytes and a zero, and reports how many bytes it wrote
+        // before the zero, which are then initialised.
+        check(
+            unsafe { sys::napi_get_value_string_utf8(self.env, v, buf.utf8.as_mut_ptr().cast(), room, &mut written) },
+            "get_value_string_utf8",
+        )?;
+        // SAFETY: see above: `written <= len < room <= capacity` bytes are initialised.
+        unsafe { buf.utf8.set_len(written.min(len)) };
+        let bytes = buf.utf8.as_slice();
         if has_replacement_char(bytes) {
             self.check_well_formed(v, what)?;
         }
@@ -455,8 +457,9 @@ impl Js {
         }
     }
 
-    /// The elements of an array.
-    pub fn array(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Vec<sys::napi_value>> {
+    /// An array, read one element at a time (so that a huge or holey array
+    /// fails on its first bad element, before anything is allocated for it).
+    pub fn array(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Items> {
         if self.type_of(v)? != JsType::Object || !self.is_array(v)? {
             return Err(self.wrong_type(v, what, "an array"));
         }
@@ -466,14 +469,11 @@ impl Js {
             unsafe { sys::napi_get_array_length(self.env, v, &mut len) },
             "get_array_length",
         )?;
-        (0..len)
-            .map(|i| {
-                let mut e = ptr::null_mut();
-                // SAFETY: `v` is an array; a getter may throw, which `check` reports.
-                check(unsafe { sys::napi_get_element(self.env, v, i, &mut e) }, "get_element")?;
-                Ok(e)
-            })
-            .collect()
+        Ok(Items {
+            js: self,
+            array: v,
+            len,
+        })
     }
 
     /// The named own and inherited enumerable string keys of an object.
@@ -484,9 +484,9 @@ impl Js {
             unsafe { sys::napi_get_property_names(self.env, v, &mut names) },
             "get_property_names",
         )?;
-        self.array(names, &|| "property names".into())?
-            .into_iter()
-            .map(|n| Ok(String::from_utf16_lossy(&self.utf16(n)?)))
+        let names = self.array(names, &|| "property names".into())?;
+        (0..names.len())
+            .map(|i| Ok(String::from_utf16_lossy(&self.utf16(names.get(i)?)?)))
             .collect()
     }
 

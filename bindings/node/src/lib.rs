@@ -5,10 +5,12 @@
 //! membership live in `longstraw` and `longstraw-set`.
 
 mod balance;
+mod alloc;
 mod batch;
 mod construct;
 mod detached;
 mod error;
+mod external;
 mod fast;
 mod js;
 mod lookup;

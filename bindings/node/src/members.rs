@@ -112,8 +112,8 @@ pub fn set_domain(js: Js, set: &impl Members, node: sys::napi_value, domain: sys
 }
 
 /// `snapshot()`.
-pub fn snapshot(set: &impl Current) -> Snapshot {
-    Snapshot::from_shared(set.shared())
+pub fn snapshot(env: sys::napi_env, set: &impl Current) -> Snapshot {
+    Snapshot::from_shared(env, set.shared())
 }
 
 /// `ownerIndices(bytes, offsets)` on the current snapshot: `{ indices, snapshot }`.
@@ -129,7 +129,7 @@ pub fn owner_indices(
     unsafe { sys::napi_get_undefined(js.env, &mut undefined) };
     let indices = lookup::owner_indices(js, snap.view(), bytes, offsets, undefined)?;
     // SAFETY: `js.env` is the live environment of this call.
-    let snapshot = unsafe { Snapshot::to_napi_value(js.env, Snapshot::from_shared(snap)) }
+    let snapshot = unsafe { Snapshot::to_napi_value(js.env, Snapshot::from_shared(js.env, snap)) }
         .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
     batch::with_snapshot(js, indices, snapshot)
 }

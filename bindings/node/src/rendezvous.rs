@@ -127,8 +127,8 @@ impl Rendezvous {
 
     /// The current membership, frozen. Use it to keep indices and ids together.
     #[napi(catch_unwind)]
-    pub fn snapshot(&self) -> Snapshot {
-        members::snapshot(&self.inner)
+    pub fn snapshot(&self, env: &Env) -> Snapshot {
+        members::snapshot(env.raw(), &self.inner)
     }
 
     /// How many nodes, including drained ones.

@@ -8,6 +8,7 @@ use napi_derive::napi;
 use crate::batch::OwnersTask;
 use crate::construct;
 use crate::error::{codes, JsErr, Kind, OrThrow, Res};
+use crate::external::Reported;
 use crate::js::Js;
 use crate::lookup;
 use crate::members;
@@ -19,9 +20,17 @@ use crate::snapshot::{js, Snapshot};
 /// virtual tree that depends only on the membership (ids, weights, seed),
 /// and a lookup races the children level by level, weighted by subtree
 /// weight. Its placement differs from a `Rendezvous`'s unless `levels` is 0.
-#[napi]
+#[napi(custom_finalize)]
 pub struct Skeleton {
     inner: SetSkeleton,
+    external: Reported,
+}
+
+impl ObjectFinalize for Skeleton {
+    fn finalize(self, env: Env) -> Result<()> {
+        self.external.release(env.raw());
+        Ok(())
+    }
 }
 
 impl Skeleton {
@@ -91,7 +100,10 @@ impl Skeleton {
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
-            .map(|inner| Skeleton { inner })
+            .map(|inner| {
+                let external = inner.with_view(|view| Reported::new(env.raw(), view));
+                Skeleton { inner, external }
+            })
             .or_throw(env)
     }
 
@@ -148,8 +160,8 @@ impl Skeleton {
 
     /// The current membership, frozen. Use it to keep indices and ids together.
     #[napi(catch_unwind)]
-    pub fn snapshot(&self) -> Snapshot {
-        members::snapshot(&self.inner)
+    pub fn snapshot(&self, env: &Env) -> Snapshot {
+        members::snapshot(env.raw(), &self.inner)
     }
 
     /// How many nodes, including drained ones.

@@ -6,6 +6,7 @@ use napi_derive::napi;
 
 use crate::batch::{Answer, OwnersTask};
 use crate::error::OrThrow;
+use crate::external::Reported;
 use crate::js::Js;
 use crate::lookup;
 use crate::modes::{Current, Shared, View};
@@ -15,14 +16,26 @@ use crate::raw::Raw;
 /// the moment `snapshot()` was called; it places keys as the set it came from
 /// does (`mode`). Later changes to the set do not affect it, so indices from
 /// `ownerIndices()` always refer to `snapshot.nodes`.
-#[napi]
+#[napi(custom_finalize)]
 pub struct Snapshot {
     inner: Shared,
+    external: Option<Reported>,
+}
+
+impl ObjectFinalize for Snapshot {
+    fn finalize(self, env: Env) -> Result<()> {
+        if let Some(external) = &self.external {
+            external.release(env.raw());
+        }
+        Ok(())
+    }
 }
 
 impl Snapshot {
-    pub fn from_shared(inner: Shared) -> Snapshot {
-        Snapshot { inner }
+    /// A snapshot object; its native memory is reported to V8 (see `external`).
+    pub fn from_shared(env: napi::sys::napi_env, inner: Shared) -> Snapshot {
+        let external = Some(Reported::new(env, inner.view()));
+        Snapshot { inner, external }
     }
 
     fn view(&self) -> View<'_> {

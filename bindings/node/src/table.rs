@@ -8,6 +8,7 @@ use napi_derive::napi;
 use crate::batch::OwnersTask;
 use crate::construct;
 use crate::error::{OrThrow, Res};
+use crate::external::Reported;
 use crate::js::Js;
 use crate::lookup;
 use crate::members;
@@ -19,9 +20,17 @@ use crate::snapshot::{js, Snapshot};
 /// partitions (by its key hash) and each partition's nodes are ranked by
 /// rendezvous hashing, so a lookup is a table read. Removing a node moves
 /// exactly its partitions; adding one moves only the partitions it wins.
-#[napi]
+#[napi(custom_finalize)]
 pub struct Table {
     inner: SetTable,
+    external: Reported,
+}
+
+impl ObjectFinalize for Table {
+    fn finalize(self, env: Env) -> Result<()> {
+        self.external.release(env.raw());
+        Ok(())
+    }
 }
 
 impl Table {
@@ -90,7 +99,10 @@ impl Table {
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
-            .map(|inner| Table { inner })
+            .map(|inner| {
+                let external = inner.with_view(|view| Reported::new(env.raw(), view));
+                Table { inner, external }
+            })
             .or_throw(env)
     }
 
@@ -159,8 +171,8 @@ impl Table {
 
     /// The current membership, frozen. Use it to keep indices and ids together.
     #[napi(catch_unwind)]
-    pub fn snapshot(&self) -> Snapshot {
-        members::snapshot(&self.inner)
+    pub fn snapshot(&self, env: &Env) -> Snapshot {
+        members::snapshot(env.raw(), &self.inner)
     }
 
     /// How many nodes, including drained ones.

@@ -2,7 +2,7 @@
 
 use longstraw::{KeyOffset, PackedKeys};
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString};
@@ -11,6 +11,7 @@ use crate::buffer::RawBytes;
 use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
 use crate::error::{bad_value, core_to_py, to_py};
 use crate::placed::Placed;
+use crate::typed::{IntBuffer, IntType};
 
 /// Below this many keys the GIL is kept: releasing and re-taking it costs
 /// more than the lookups.
@@ -35,10 +36,10 @@ pub(crate) fn owner_indices<'py, S: Placed>(
     } else {
         // Other buffers may be written by other threads once the GIL is
         // released, so read a private copy.
-        copied = RawBytes::get(keys)?.as_slice(py).to_vec();
+        copied = try_copy(RawBytes::get(keys)?.as_slice(py))?;
         &copied
     };
-    let indices = match read_offsets(offsets)? {
+    let indices = match read_offsets(offsets, bytes.len())? {
         Offsets::U32(o) => owners(py, snap, bytes, &o)?,
         Offsets::U64(o) => owners(py, snap, bytes, &o)?,
     };
@@ -53,10 +54,14 @@ pub(crate) fn owner_indices<'py, S: Placed>(
 
 fn owners<S: Placed, O: KeyOffset + Sync>(py: Python<'_>, snap: &S, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
     let packed = PackedKeys::new(bytes, offsets).map_err(core_to_py)?;
-    let mut indices = vec![0u32; packed.len()];
+    let mut indices = Vec::new();
+    indices
+        .try_reserve_exact(packed.len())
+        .map_err(|_| PyMemoryError::new_err(format!("cannot allocate results for {} keys", packed.len())))?;
+    indices.resize(packed.len(), 0u32);
     let run = |indices: &mut [u32]| snap.owners_into(&packed, indices);
     if packed.len() >= DETACH_MIN_KEYS {
-        py.detach(|| run(&mut indices))
+        crate::exit_guard::detach(py, || run(&mut indices))
     } else {
         run(&mut indices)
     }
@@ -69,22 +74,29 @@ enum Offsets {
     U64(Vec<u64>),
 }
 
+/// A private copy of caller-sized bytes; running out of memory is a `MemoryError`.
+fn try_copy(bytes: &[u8]) -> PyResult<Vec<u8>> {
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(bytes.len())
+        .map_err(|_| PyMemoryError::new_err(format!("cannot copy {} key bytes", bytes.len())))?;
+    copy.extend_from_slice(bytes);
+    Ok(copy)
+}
+
 /// Offsets from a buffer of 32- or 64-bit integers (NumPy arrays,
-/// `array.array`), or from a sequence of ints.
-fn read_offsets(obj: &Bound<'_, PyAny>) -> PyResult<Offsets> {
+/// `array.array`, ctypes arrays) in this machine's byte order, or from a
+/// sequence of ints. `key_bytes` is the length of the packed keys.
+fn read_offsets(obj: &Bound<'_, PyAny>, key_bytes: usize) -> PyResult<Offsets> {
     let py = obj.py();
     crate::offsets_shape::require_one_dimension(obj)?;
-    if let Ok(b) = PyBuffer::<u32>::get(obj) {
-        return Ok(Offsets::U32(b.to_vec(py)?));
-    }
-    if let Ok(b) = PyBuffer::<u64>::get(obj) {
-        return Ok(Offsets::U64(b.to_vec(py)?));
-    }
-    if let Ok(b) = PyBuffer::<i64>::get(obj) {
-        return unsigned(b.to_vec(py)?).map(Offsets::U64);
-    }
-    if let Ok(b) = PyBuffer::<i32>::get(obj) {
-        return unsigned(b.to_vec(py)?).map(Offsets::U64);
+    if let Some(buffer) = IntBuffer::get(obj) {
+        match buffer.int_type("offsets", obj)? {
+            Some(IntType::Unsigned(4)) => return Ok(Offsets::U32(buffer.to_vec(py)?)),
+            Some(IntType::Unsigned(8)) => return Ok(Offsets::U64(buffer.to_vec(py)?)),
+            Some(IntType::Signed(8)) => return unsigned(buffer.to_vec::<i64>(py)?).map(Offsets::U64),
+            Some(IntType::Signed(4)) => return unsigned(buffer.to_vec::<i32>(py)?).map(Offsets::U64),
+            _ => {}
+        }
     }
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(crate::error::wrong_type(
@@ -100,9 +112,22 @@ fn read_offsets(obj: &Bound<'_, PyAny>) -> PyResult<Offsets> {
             obj,
         )
     })?;
-    let mut out = Vec::new();
+    // Validate while reading, before the list grows: an offset past the keys
+    // or below its predecessor ends the read, and the core's check of the
+    // prefix reports it (so `range(10**9)` over 0 bytes fails at offsets[1]
+    // instead of allocating 8 GB).
+    let mut out: Vec<u64> = Vec::new();
     for (at, item) in items.enumerate() {
-        out.push(uint_arg(&item?, &format!("offsets[{at}]"), u64::MAX)?);
+        let offset = uint_arg(&item?, &format!("offsets[{at}]"), u64::MAX)?;
+        if out.len() == out.capacity() {
+            out.try_reserve(out.len().max(64))
+                .map_err(|_| PyMemoryError::new_err(format!("cannot allocate {} offsets", out.len() * 2)))?;
+        }
+        out.push(offset);
+        let past_keys = usize::try_from(offset).map_or(true, |o| o > key_bytes);
+        if past_keys || (at > 0 && offset < out[at - 1]) {
+            break;
+        }
     }
     Ok(Offsets::U64(out))
 }
@@ -120,8 +145,11 @@ fn unsigned<T: Copy + Into<i64>>(signed: Vec<T>) -> PyResult<Vec<u64>> {
 
 fn fill_out(out: &Bound<'_, PyAny>, indices: &[u32]) -> PyResult<()> {
     let py = out.py();
-    let buffer = PyBuffer::<u32>::get(out)
-        .map_err(|_| crate::error::wrong_type("out", "a writable buffer of uint32 (format 'I')", out))?;
+    let expected = "a writable buffer of uint32 (format 'I')";
+    let buffer = IntBuffer::get(out).ok_or_else(|| crate::error::wrong_type("out", expected, out))?;
+    if buffer.int_type("out", out)? != Some(IntType::Unsigned(4)) {
+        return Err(crate::error::wrong_type("out", expected, out));
+    }
     if buffer.readonly() {
         return Err(bad_value("out is read-only".into()));
     }

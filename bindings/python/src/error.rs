@@ -7,7 +7,7 @@
 
 use longstraw_set::Error as SetError;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyKeyError, PyLookupError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyLookupError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 create_exception!(
@@ -23,6 +23,7 @@ pub(crate) fn to_py(err: SetError) -> PyErr {
     match err {
         SetError::Core(longstraw::Error::NoEligibleNodes) => NoEligibleNodeError::new_err(message),
         SetError::UnknownNode { .. } => PyKeyError::new_err(message),
+        SetError::OutOfMemory { .. } => PyMemoryError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }

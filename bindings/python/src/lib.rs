@@ -12,12 +12,14 @@ mod error;
 mod generic;
 mod membership_file;
 mod offsets_shape;
+mod exit_guard;
 mod placed;
 mod rendezvous;
 mod shared;
 mod skeleton;
 mod snapshot;
 mod table;
+mod typed;
 mod view;
 mod weight;
 
@@ -44,5 +46,6 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
+    exit_guard::register(m)?;
     Ok(())
 }

@@ -168,8 +168,12 @@ impl<S: Owned> Shared<S> {
         touched: Option<Touched<'_>>,
         apply: impl FnOnce(&S) -> longstraw_set::Result<()> + Send,
     ) -> PyResult<()> {
-        py.detach(|| {
-            let _writer = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        crate::exit_guard::detach_with(py, |gil_held| {
+            let _writer = if gil_held {
+                crate::exit_guard::try_lock_exiting(&self.writer)?
+            } else {
+                self.writer.lock().unwrap_or_else(|p| p.into_inner())
+            };
             apply(&self.set).map_err(to_py)?;
             Python::attach(|py| self.publish(py, touched.as_ref()));
             Ok(())

@@ -92,10 +92,8 @@ set_class!(Skeleton, SkeletonSnapshot, {
             },
             shape,
         };
-        let set = nodes
-            .py()
-            .detach(|| Set::with_domains(members.triples(), options))
-            .map_err(to_py)?;
+        let set =
+            crate::exit_guard::detach(nodes.py(), || Set::with_domains(members.triples(), options)).map_err(to_py)?;
         Ok(Skeleton {
             shared: Shared::new(nodes.py(), set, &members),
         })

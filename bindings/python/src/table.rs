@@ -88,10 +88,8 @@ set_class!(Table, TableSnapshot, {
             distinct_domains,
             balance,
         };
-        let set = nodes
-            .py()
-            .detach(|| Set::with_domains(members.triples(), options))
-            .map_err(to_py)?;
+        let set =
+            crate::exit_guard::detach(nodes.py(), || Set::with_domains(members.triples(), options)).map_err(to_py)?;
         Ok(Table {
             shared: Shared::new(nodes.py(), set, &members),
         })

@@ -1,0 +1,48 @@
+//! Telling V8 how much native memory a JavaScript object keeps alive.
+//!
+//! A `Table`'s rows (up to 2 GB) and a `Skeleton`'s tree live outside the
+//! JavaScript heap, and V8 paces garbage collection by its own heap only: 100
+//! dropped 16 MB tables reached 1.6 GB RSS with no collection. Each object
+//! reports its bytes with `napi_adjust_external_memory` when it is made and
+//! takes them back in its finalizer, so dropped tables are collected in time.
+
+use napi::sys;
+
+use crate::modes::View;
+
+/// Bytes reported for one JavaScript object; taken back by `release`.
+pub struct Reported(i64);
+
+impl Reported {
+    /// Reports the native memory of `view` (rows or tree, plus node ids).
+    /// Snapshots share memory with their set, so this over-counts, which only
+    /// makes collection earlier.
+    pub fn new(env: sys::napi_env, view: View<'_>) -> Reported {
+        let bytes = i64::try_from(bytes_of(view)).unwrap_or(i64::MAX);
+        adjust(env, bytes);
+        Reported(bytes)
+    }
+
+    /// Takes the report back (from the object's finalizer).
+    pub fn release(&self, env: sys::napi_env) {
+        adjust(env, -self.0);
+    }
+}
+
+fn adjust(env: sys::napi_env, delta: i64) {
+    let mut total = 0i64;
+    // SAFETY: `env` is the live environment of the current call or finalizer.
+    // A failure only leaves V8's estimate off; nothing to report to the caller.
+    unsafe { sys::napi_adjust_external_memory(env, delta, &mut total) };
+}
+
+fn bytes_of(view: View<'_>) -> usize {
+    const PER_NODE: usize = 64; // id handle, hash, weight, label slot
+    let members = view.members();
+    let ids: usize = members.ids().iter().map(|id| id.len() + PER_NODE).sum();
+    ids + match view {
+        View::Flat(_) => 0,
+        View::Table(t) => t.rows_bytes(),
+        View::Skeleton(k) => k.tree_bytes(),
+    }
+}

@@ -1,0 +1,28 @@
+# The cross-language differential test (tests/diff, issue 10).
+#
+#   make test-diff   generate cases from a fixed seed (Unicode and binary keys and ids, lengths around
+#                    127/128/255/256/1024 bytes with multi-byte characters across each boundary, lone
+#                    surrogates, weights across and outside the valid range), run them through Rust (default
+#                    and scalar backend), C, Go, Python and Node (bytes and, where the language has them,
+#                    strings), and require every answer to be Rust's: owner, top-k, top-k-distinct or the
+#                    same error class
+.PHONY: test-diff
+
+DIFF_DIR := $(ROOT)/build/diff
+DIFF_SETS ?= 60
+DIFF_KEYS ?= 120
+
+test-diff: c-lib go-lib build-python build-node
+	@mkdir -p $(DIFF_DIR)
+	$(VENV_PY) $(ROOT)/tests/diff/gen_cases.py $(DIFF_DIR)/cases.txt $(DIFF_SETS) $(DIFF_KEYS)
+	$(CARGO) build --quiet --release -p longstraw-ffi --example diff_driver
+	$(C_TARGET_DIR)/release/examples/diff_driver $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/rust.txt
+	LONGSTRAW_BACKEND=scalar $(C_TARGET_DIR)/release/examples/diff_driver $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/rust-scalar.txt
+	$(CC) -std=c99 $(C_WARN) -O1 -I$(ROOT)/include $(ROOT)/tests/diff/driver.c -o $(DIFF_DIR)/driver_c $(C_LINK)
+	$(DIFF_DIR)/driver_c $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/c.txt
+	$(GO_ENV) $(GO) run ./cmd/longstraw-diff $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/go.txt
+	cd $(ROOT)/tests/diff && $(VENV_PY) driver.py $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/python.txt
+	$(NODE) $(ROOT)/tests/diff/driver.js $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/node.txt
+	cd $(ROOT)/tests/diff && $(VENV_PY) check.py $(DIFF_DIR)/cases.txt rust=$(DIFF_DIR)/rust.txt \
+	  rust-scalar=$(DIFF_DIR)/rust-scalar.txt c=$(DIFF_DIR)/c.txt go=$(DIFF_DIR)/go.txt \
+	  python=$(DIFF_DIR)/python.txt node=$(DIFF_DIR)/node.txt
