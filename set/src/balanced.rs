@@ -10,7 +10,7 @@
 use longstraw::balanced::{self, Balance, BalancedBuffers, BalancedLayout, BalancedReport, Cursor, Held, NodeSlot};
 use longstraw::NodeTable;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Builds `rows` (already `P * replicas` long) as a balanced table.
 pub(crate) fn build(

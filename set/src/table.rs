@@ -75,6 +75,7 @@ impl TableSnapshot {
             bits: self.bits,
             replicas: self.replicas,
             distinct: self.distinct,
+            balance: self.balance,
             rows: crate::alloc::copied(&self.rows)?,
         })
     }

@@ -4,8 +4,8 @@
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
 
-mod balance;
 mod alloc;
+mod balance;
 mod batch;
 mod construct;
 mod detached;

@@ -73,7 +73,10 @@ impl Skeleton {
     #[napi(catch_unwind, factory)]
     pub fn load(env: &Env, path: String) -> Result<Self> {
         crate::membership_file::load_skeleton(&path)
-            .map(|inner| Skeleton { inner })
+            .map(|inner| {
+                let external = inner.with_view(|view| Reported::new(env.raw(), view));
+                Skeleton { inner, external }
+            })
             .or_throw(env)
     }
 

@@ -65,7 +65,10 @@ impl Table {
     #[napi(catch_unwind, factory)]
     pub fn load(env: &Env, path: String) -> Result<Self> {
         crate::membership_file::load_table(&path)
-            .map(|inner| Table { inner })
+            .map(|inner| {
+                let external = inner.with_view(|view| Reported::new(env.raw(), view));
+                Table { inner, external }
+            })
             .or_throw(env)
     }
 
