@@ -42,6 +42,11 @@
   (LONGSTRAW_VERSION_MAJOR * 10000 + LONGSTRAW_VERSION_MINOR * 100 + LONGSTRAW_VERSION_PATCH)
 
 /**
+ * The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
+ */
+#define LONGSTRAW_SECRET_LEN 16
+
+/**
  * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
  * bits and levels, from the node count at creation (`longstraw_table_new`,
  * `longstraw_skeleton_new`).
@@ -191,6 +196,10 @@ typedef enum {
    * A failure domain label was longer than 65535 bytes.
    */
   LONGSTRAW_INVALID_DOMAIN = 19,
+  /**
+   * A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
+   */
+  LONGSTRAW_INVALID_SECRET = 20,
 } longstraw_result;
 
 /**
@@ -266,6 +275,47 @@ typedef struct longstraw_table longstraw_table;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Creates an empty node set with keyed placement (`keyed-v1`): keys and
+ * node ids are hashed with SipHash-2-4 under `secret`, so whoever chooses
+ * keys cannot steer them onto one node. Use it when keys come from users.
+ *
+ * `secret` points to `secret_len` bytes, which must be exactly
+ * `LONGSTRAW_SECRET_LEN` (16) uniformly random bytes; the set keeps a copy.
+ * Every user of one cluster must use the same secret. `placement` is the
+ * placement version as for `longstraw_rendezvous_new` (1: keyed-v1 uses
+ * v1's rules after the hashes). Tables and skeletons built from this set's
+ * snapshots are keyed with the same secret.
+ *
+ * On success `*out` receives a handle to release with
+ * `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (out or secret is NULL),
+ * `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
+ * be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
+                                                size_t secret_len,
+                                                uint32_t placement,
+                                                longstraw_rendezvous **out);
+
+/**
+ * Writes to `*out` whether the snapshot places by keyed-v1 (its set was
+ * created with a secret). A keyed set has no seed:
+ * `longstraw_snapshot_seed` reports 0 for it.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
+                                             bool *out);
 
 /**
  * Creates an empty node set.

@@ -20,6 +20,7 @@ test-rust: vectors-check test-spec check-aarch64
 .PHONY: test-spec
 test-spec: $(VENV)/.spec-deps
 	$(VENV_PY) tests/spec/test_spec_reimpl.py
+	$(VENV_PY) tests/spec/test_spec_keyed.py
 
 $(VENV)/.spec-deps: tests/spec/requirements.txt | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -r tests/spec/requirements.txt

@@ -63,12 +63,14 @@ pub enum longstraw_result {
     LONGSTRAW_INVALID_PARAMETER = 18,
     /// A failure domain label was longer than 65535 bytes.
     LONGSTRAW_INVALID_DOMAIN = 19,
+    /// A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
+    LONGSTRAW_INVALID_SECRET = 20,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 20] = [
+const ALL_CODES: [longstraw_result; 21] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -89,6 +91,7 @@ const ALL_CODES: [longstraw_result; 20] = [
     LONGSTRAW_INTERNAL_ERROR,
     LONGSTRAW_INVALID_PARAMETER,
     LONGSTRAW_INVALID_DOMAIN,
+    LONGSTRAW_INVALID_SECRET,
 ];
 
 impl longstraw_result {
@@ -129,6 +132,7 @@ impl longstraw_result {
                 "invalid parameter: a partition-table or skeleton parameter is out of its documented range\0"
             }
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
+            LONGSTRAW_INVALID_SECRET => "invalid secret: a keyed-v1 secret is exactly 16 bytes (128 bits)\0",
         }
     }
 }
@@ -165,6 +169,9 @@ impl From<longstraw::Error> for longstraw_result {
             }
             // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.
             E::NodesNotSorted { .. } => LONGSTRAW_INTERNAL_ERROR,
+            E::BadSecretLength { .. } => LONGSTRAW_INVALID_SECRET,
+            // The C constructors take a seed or a secret, never both.
+            E::SeedWithSecret => LONGSTRAW_INTERNAL_ERROR,
         }
     }
 }

@@ -50,7 +50,11 @@ pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
 ///
 /// # Safety
 /// `s` must be NULL or a live snapshot; `out` NULL or writable.
-unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(View<'_>) -> T) -> longstraw_result {
+pub(crate) unsafe fn query<T>(
+    s: *const longstraw_snapshot,
+    out: *mut T,
+    f: impl FnOnce(View<'_>) -> T,
+) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };

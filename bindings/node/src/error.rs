@@ -99,6 +99,7 @@ pub mod codes {
     pub const INTERNAL: &str = "ERR_LONGSTRAW_INTERNAL";
     pub const INVALID_PARAMETER: &str = "ERR_LONGSTRAW_INVALID_PARAMETER";
     pub const INVALID_DOMAIN: &str = "ERR_LONGSTRAW_INVALID_DOMAIN";
+    pub const INVALID_SECRET: &str = "ERR_LONGSTRAW_INVALID_SECRET";
 }
 
 impl From<SetError> for JsErr {
@@ -119,6 +120,8 @@ impl From<SetError> for JsErr {
                 }
                 // The set sorts node storage itself; unsorted input is a bug in longstraw.
                 Core::NodesNotSorted { .. } => (Kind::Error, codes::INTERNAL),
+                Core::BadSecretLength { .. } => (Kind::Range, codes::INVALID_SECRET),
+                Core::SeedWithSecret => (Kind::Type, codes::INVALID_OPTION),
             },
             SetError::DuplicateNode { .. } => (Kind::Error, codes::DUPLICATE_NODE),
             SetError::UnknownNode { .. } => (Kind::Error, codes::UNKNOWN_NODE),

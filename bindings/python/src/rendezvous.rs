@@ -35,7 +35,7 @@ set_class!(Rendezvous, Snapshot, {
         let options = Options {
             seed: seed.0,
             placement: placement.0,
-            backend: None,
+            ..Options::default()
         };
         let set = Set::with_weights(members.triples().map(|(id, w, _)| (id, w)), options).map_err(to_py)?;
         if members.labelled() {

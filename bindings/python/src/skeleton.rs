@@ -88,7 +88,7 @@ set_class!(Skeleton, SkeletonSnapshot, {
             set: Options {
                 seed: seed.0,
                 placement: placement.0,
-                backend: None,
+                ..Options::default()
             },
             shape,
         };

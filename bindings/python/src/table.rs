@@ -72,7 +72,7 @@ set_class!(Table, TableSnapshot, {
             set: Options {
                 seed: seed.0,
                 placement: placement.0,
-                backend: None,
+                ..Options::default()
             },
             partition_bits,
             replicas: replicas.0,

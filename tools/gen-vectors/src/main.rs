@@ -3,7 +3,7 @@
 //! `cargo run -p longstraw-gen-vectors` writes all of them;
 //! `cargo run -p longstraw-gen-vectors -- [--check] [FILE...]` writes (or, with
 //! `--check`, compares) the named files, chosen by file name:
-//! placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json.
+//! placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json, keyed-v1.json.
 //! The files are frozen: never regenerate one to make a test pass.
 
 use std::path::Path;
@@ -13,11 +13,12 @@ use std::process::ExitCode;
 type Generator = fn() -> String;
 
 /// File name -> generator.
-const FILES: [(&str, Generator); 4] = [
+const FILES: [(&str, Generator); 5] = [
     ("placement-v1.json", longstraw_gen_vectors::placement_v1),
     ("table-v1.json", longstraw_gen_vectors::table_v1),
     ("skeleton-v1.json", longstraw_gen_vectors::skeleton_v1),
     ("domains-v1.json", longstraw_gen_vectors::domains_v1),
+    ("keyed-v1.json", longstraw_gen_vectors::keyed_v1),
 ];
 
 fn main() -> ExitCode {
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
     for path in &paths {
         let name = Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or("");
         let Some((_, generate)) = FILES.iter().find(|(n, _)| *n == name) else {
-            eprintln!("{path}: unknown vectors file (known: placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json)");
+            eprintln!("{path}: unknown vectors file (known: placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json, keyed-v1.json)");
             ok = false;
             continue;
         };
