@@ -8,6 +8,7 @@ mod batch;
 mod buffer;
 mod convert;
 mod error;
+mod keyed;
 mod placed;
 mod rendezvous;
 mod shared;

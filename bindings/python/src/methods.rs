@@ -98,9 +98,18 @@ macro_rules! set_class {
                 self.shared.view().domains(py)
             }
 
+            /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
-            fn seed(&self) -> u64 {
-                self.shared.view().members().seed()
+            fn seed(&self) -> Option<u64> {
+                let view = self.shared.view();
+                let members = view.members();
+                (!members.is_keyed()).then(|| members.seed())
+            }
+
+            /// Whether keys are placed by keyed-v1 (the set was built with a secret).
+            #[getter]
+            fn keyed(&self) -> bool {
+                self.shared.view().members().is_keyed()
             }
 
             #[getter]
@@ -192,9 +201,17 @@ macro_rules! snapshot_class {
                 Ok(self.view.domains(py)?.to_tuple())
             }
 
+            /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
-            fn seed(&self) -> u64 {
-                self.view.members().seed()
+            fn seed(&self) -> Option<u64> {
+                let members = self.view.members();
+                (!members.is_keyed()).then(|| members.seed())
+            }
+
+            /// Whether keys are placed by keyed-v1 (the set was built with a secret).
+            #[getter]
+            fn keyed(&self) -> bool {
+                self.view.members().is_keyed()
             }
 
             #[getter]

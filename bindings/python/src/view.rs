@@ -130,8 +130,13 @@ impl<S: Placed> View<S> {
     }
 
     /// `(nodes, weights, seed, placement)`: the constructor's first arguments.
+    /// A keyed set refuses: its arguments include the secret, and a pickle
+    /// must not carry it (docs/THREAT-MODEL.md).
     pub(crate) fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let members = self.snap.members();
+        if members.is_keyed() {
+            return Err(crate::keyed::refuse_pickle());
+        }
         (
             self.nodes(py)?,
             self.weights(py)?,
@@ -165,11 +170,12 @@ impl<S: Placed> View<S> {
             }
             out.push_str(&format!(", weights={}", elided(shown, "...")));
         }
-        out.push_str(&format!(
-            ", seed={}, placement={}",
-            members.seed(),
-            members.placement().number()
-        ));
+        // A keyed set's repr names no seed and never shows the secret.
+        let hashing = match members.is_keyed() {
+            true => "secret=<hidden>".to_owned(),
+            false => format!("seed={}", members.seed()),
+        };
+        out.push_str(&format!(", {hashing}, placement={}", members.placement().number()));
         for (name, value) in shape {
             out.push_str(&format!(", {name}={value}"));
         }
