@@ -9,6 +9,7 @@ mod construct;
 mod error;
 mod fast;
 mod js;
+mod keyed;
 mod lookup;
 mod members;
 mod modes;
