@@ -305,8 +305,8 @@ longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
                                                 longstraw_rendezvous **out);
 
 /**
- * Writes to `*out` whether the snapshot places by keyed-v1 (its set was
- * created with a secret). A keyed set has no seed:
+ * Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+ * created with a secret), else 0. A keyed set has no seed:
  * `longstraw_snapshot_seed` reports 0 for it.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`.
@@ -315,7 +315,7 @@ longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
  * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
  */
 longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
-                                             bool *out);
+                                             uint32_t *out);
 
 /**
  * Creates an empty node set.

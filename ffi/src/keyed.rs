@@ -60,8 +60,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_new_keyed(
     })
 }
 
-/// Writes to `*out` whether the snapshot places by keyed-v1 (its set was
-/// created with a secret). A keyed set has no seed:
+/// Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+/// created with a secret), else 0. A keyed set has no seed:
 /// `longstraw_snapshot_seed` reports 0 for it.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`.
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_new_keyed(
 /// # Safety
 /// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_snapshot_is_keyed(s: *const longstraw_snapshot, out: *mut bool) -> longstraw_result {
+pub unsafe extern "C" fn longstraw_snapshot_is_keyed(s: *const longstraw_snapshot, out: *mut u32) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().is_keyed()) }
+    unsafe { query(s, out, |s| u32::from(s.members().is_keyed())) }
 }
