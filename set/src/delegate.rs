@@ -3,8 +3,8 @@
 /// skeleton answers `ids()`, `node(i)`, `len()`... exactly as its members do.
 macro_rules! delegate_membership {
     () => {
-        /// Seed (0 for a keyed set, which has no seed).
-        pub fn seed(&self) -> u64 {
+        /// Seed (`None` for a keyed set, which has no seed).
+        pub fn seed(&self) -> Option<u64> {
             self.members.seed()
         }
         /// Whether this snapshot places by keyed-v1 (built with a secret).

@@ -177,17 +177,18 @@ impl Snapshot {
 
     // ---- accessors ----
 
-    /// The seed every hash in this snapshot was computed with; 0 for a keyed
-    /// set, which has no seed (see [`Snapshot::is_keyed`]).
-    pub fn seed(&self) -> u64 {
-        self.hashing.seed().unwrap_or(0)
+    /// The seed every hash in this snapshot was computed with, or `None` for a
+    /// keyed set, which has no seed (hash keys with [`Snapshot::hashing`],
+    /// never with a seed, or a keyed set's placements come out wrong).
+    pub fn seed(&self) -> Option<u64> {
+        self.hashing.seed()
     }
     /// The options that build a set placing exactly like this one (same seed
     /// or secret, placement version and backend): a table or skeleton built
     /// over these members must use them, or it would silently drop the secret.
     pub fn options(&self) -> crate::Options {
         crate::Options {
-            seed: self.seed(),
+            seed: self.seed().unwrap_or(0),
             secret: match self.hashing {
                 Hashing::Keyed(k) => Some(k.secret()),
                 Hashing::Seeded(_) => None,

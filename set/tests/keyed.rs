@@ -352,3 +352,108 @@ fn two_secrets_agree_on_about_one_key_in_n() {
     println!("two secrets agree on {rate:.4} of keys (expected {p}, +-{bound:.4})");
     assert!((rate - p).abs() < bound, "agreement {rate} not within {bound} of {p}");
 }
+
+#[test]
+fn batch_owners_agree_with_single_lookups_on_every_backend() {
+    let keys: Vec<Vec<u8>> = (0..300).map(|i| format!("batch-{i}").into_bytes()).collect();
+    let (bytes, offsets) = {
+        let mut bytes = Vec::new();
+        let mut offsets = vec![0u64];
+        for k in &keys {
+            bytes.extend_from_slice(k);
+            offsets.push(bytes.len() as u64);
+        }
+        (bytes, offsets)
+    };
+    let packed = longstraw::PackedKeys::new(&bytes, &offsets).unwrap();
+    for backend in Backend::available() {
+        // n = 5 takes the keys-in-lanes batch kernel; n = 40 the per-key one.
+        for n in [5, 40] {
+            let options = Options {
+                secret: Some(secrets(1)[0]),
+                backend: Some(backend),
+                ..Options::default()
+            };
+            let ids: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+            let snap = Rendezvous::new(&ids, options).unwrap().snapshot();
+            let mut out = vec![0u32; keys.len()];
+            snap.owners_into(&packed, &mut out).unwrap();
+            for (key, got) in keys.iter().zip(out) {
+                assert_eq!(got, snap.owner_index(key).unwrap(), "{} n={n}", backend.name());
+            }
+            assert_eq!(snap.seed(), None);
+        }
+    }
+}
+
+/// Chi-square of `counts` against `expected` (one entry per node). With 9
+/// degrees of freedom the bound is 9 + 6 sqrt(18) = 34.5, as above.
+fn chi_square_against(counts: &[u64], expected: &[f64]) -> f64 {
+    counts
+        .iter()
+        .zip(expected)
+        .map(|(&c, &e)| (c as f64 - e).powi(2) / e)
+        .sum()
+}
+
+/// In a keyed table the attack keys fall into partitions uniformly, so a
+/// node's expected count is its share of partitions; in a keyed skeleton
+/// each level's race is proportional to weight, so the spread is uniform.
+#[test]
+fn attack_keys_spread_in_keyed_tables_and_skeletons() {
+    let families = [
+        ("XXH3 collisions", attack::xxh3_colliding_family(ATTACK_KEYS)),
+        ("brute force", {
+            let v1 = Rendezvous::new(node_ids(), Options::default()).unwrap().snapshot();
+            attack::brute_force_onto(ATTACK_KEYS, |key| v1.owner_index(key).unwrap() == 0)
+        }),
+    ];
+    for secret in secrets(2) {
+        let set = Options {
+            secret: Some(secret),
+            ..Options::default()
+        };
+        let table = Table::new(
+            node_ids(),
+            TableOptions {
+                set,
+                partition_bits: Some(10),
+                ..TableOptions::default()
+            },
+        )
+        .unwrap()
+        .snapshot();
+        let mut share = vec![0u64; NODES];
+        for p in 0..1u32 << 10 {
+            share[table.row(p)[0] as usize] += 1;
+        }
+        let skeleton = Skeleton::new(
+            node_ids(),
+            SkeletonOptions {
+                set,
+                shape: Some(SkeletonShape::new(1, 2).unwrap()),
+            },
+        )
+        .unwrap()
+        .snapshot();
+        for (name, keys) in &families {
+            let total = keys.len() as f64;
+            let mut in_table = vec![0u64; NODES];
+            let mut in_skeleton = vec![0u64; NODES];
+            for key in keys {
+                in_table[table.owner_index(key).unwrap() as usize] += 1;
+                in_skeleton[skeleton.owner_index(key).unwrap() as usize] += 1;
+            }
+            let expected: Vec<f64> = share.iter().map(|&s| total * s as f64 / 1024.0).collect();
+            let uniform = vec![total / NODES as f64; NODES];
+            let bound = 9.0 + 6.0 * 18f64.sqrt();
+            let (t, k) = (
+                chi_square_against(&in_table, &expected),
+                chi_square_against(&in_skeleton, &uniform),
+            );
+            println!("{name}: keyed table chi-square {t:.2}, keyed skeleton {k:.2} (bound {bound:.1})");
+            assert!(t < bound, "{name} table: {in_table:?} vs {expected:?}");
+            assert!(k < bound, "{name} skeleton: {in_skeleton:?}");
+        }
+    }
+}

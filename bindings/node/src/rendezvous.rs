@@ -144,8 +144,7 @@ impl Rendezvous {
     /// The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed).
     #[napi(catch_unwind, getter)]
     pub fn seed(&self) -> Option<BigInt> {
-        self.inner
-            .with_view(|v| (!v.members().is_keyed()).then(|| BigInt::from(v.members().seed())))
+        self.inner.with_view(|v| v.members().seed().map(BigInt::from))
     }
 
     /// Whether keys are placed by keyed-v1 (the set was built with `secret`).

@@ -80,8 +80,7 @@ impl Snapshot {
     /// The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed).
     #[napi(catch_unwind, getter)]
     pub fn seed(&self) -> Option<BigInt> {
-        let members = self.view().members();
-        (!members.is_keyed()).then(|| BigInt::from(members.seed()))
+        self.view().members().seed().map(BigInt::from)
     }
 
     /// Whether keys are placed by keyed-v1 (the set was built with `secret`).

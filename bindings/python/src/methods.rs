@@ -101,9 +101,7 @@ macro_rules! set_class {
             /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
             fn seed(&self) -> Option<u64> {
-                let view = self.shared.view();
-                let members = view.members();
-                (!members.is_keyed()).then(|| members.seed())
+                self.shared.view().members().seed()
             }
 
             /// Whether keys are placed by keyed-v1 (the set was built with a secret).
@@ -204,8 +202,7 @@ macro_rules! snapshot_class {
             /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
             fn seed(&self) -> Option<u64> {
-                let members = self.view.members();
-                (!members.is_keyed()).then(|| members.seed())
+                self.view.members().seed()
             }
 
             /// Whether keys are placed by keyed-v1 (the set was built with a secret).

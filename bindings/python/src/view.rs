@@ -134,16 +134,10 @@ impl<S: Placed> View<S> {
     /// must not carry it (docs/THREAT-MODEL.md).
     pub(crate) fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let members = self.snap.members();
-        if members.is_keyed() {
+        let Some(seed) = members.seed() else {
             return Err(crate::keyed::refuse_pickle());
-        }
-        (
-            self.nodes(py)?,
-            self.weights(py)?,
-            members.seed(),
-            members.placement().number(),
-        )
-            .into_pyobject(py)
+        };
+        (self.nodes(py)?, self.weights(py)?, seed, members.placement().number()).into_pyobject(py)
     }
 
     /// `Table(['a', 'b'], weights=[...], seed=0, placement=1, bits=10, domains=[...])`:
@@ -171,9 +165,9 @@ impl<S: Placed> View<S> {
             out.push_str(&format!(", weights={}", elided(shown, "...")));
         }
         // A keyed set's repr names no seed and never shows the secret.
-        let hashing = match members.is_keyed() {
-            true => "secret=<hidden>".to_owned(),
-            false => format!("seed={}", members.seed()),
+        let hashing = match members.seed() {
+            None => "secret=<hidden>".to_owned(),
+            Some(seed) => format!("seed={seed}"),
         };
         out.push_str(&format!(", {hashing}, placement={}", members.placement().number()));
         for (name, value) in shape {
