@@ -752,7 +752,8 @@ longstraw_result longstraw_snapshot_generation(const longstraw_snapshot *s,
                                                uint64_t *out);
 
 /**
- * Writes the seed the set was created with to `*out`.
+ * Writes the seed the set was created with to `*out`: 0 for a keyed set,
+ * which has no seed (see `longstraw_snapshot_is_keyed`).
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`.
  *
