@@ -423,7 +423,7 @@ fn attack_keys_spread_in_keyed_tables_and_skeletons() {
         )
         .unwrap()
         .snapshot();
-        let mut share = vec![0u64; NODES];
+        let mut share = [0u64; NODES];
         for p in 0..1u32 << 10 {
             share[table.row(p)[0] as usize] += 1;
         }
