@@ -42,6 +42,11 @@
   (LONGSTRAW_VERSION_MAJOR * 10000 + LONGSTRAW_VERSION_MINOR * 100 + LONGSTRAW_VERSION_PATCH)
 
 /**
+ * The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
+ */
+#define LONGSTRAW_SECRET_LEN 16
+
+/**
  * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
  * bits and levels, from the node count at creation (`longstraw_table_new`,
  * `longstraw_skeleton_new`).
@@ -779,7 +784,8 @@ longstraw_result longstraw_snapshot_generation(const longstraw_snapshot *s,
                                                uint64_t *out);
 
 /**
- * Writes the seed the set was created with to `*out`.
+ * Writes the seed the set was created with to `*out`: 0 for a keyed set,
+ * which has no seed (see `longstraw_snapshot_is_keyed`).
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`.
  *

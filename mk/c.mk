@@ -22,7 +22,7 @@ C_LINK := -L$(C_LIBDIR) -llongstraw -Wl,-rpath,$(C_LIBDIR)
 C_STATIC := $(C_LIBDIR)/liblongstraw.a -lpthread -ldl -lm
 CARGO_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' $(ROOT)/Cargo.toml | head -n 1)
 VECTORS := $(ROOT)/tests/vectors/placement-v1.json
-SCALE_VECTORS := $(addprefix $(ROOT)/tests/vectors/,table-v1.json skeleton-v1.json domains-v1.json table-balanced-v1.json)
+SCALE_VECTORS := $(addprefix $(ROOT)/tests/vectors/,table-v1.json skeleton-v1.json domains-v1.json table-balanced-v1.json keyed-v1.json)
 VALGRIND := valgrind -q --error-exitcode=99 --suppressions=$(ROOT)/tests/c/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect,possible \
             --errors-for-leak-kinds=definite,indirect,possible
 PREFIX ?= /usr/local

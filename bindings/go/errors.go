@@ -26,6 +26,7 @@ var (
 	ErrInvalidArgument    = errors.New("invalid argument")
 	ErrInvalidParameter   = errors.New("invalid table or skeleton parameter")
 	ErrInvalidDomain      = errors.New("invalid domain label")
+	ErrInvalidSecret      = errors.New("invalid secret")
 	ErrOutOfMemory        = errors.New("out of memory")
 	ErrInternal           = errors.New("internal error")
 )
@@ -83,6 +84,8 @@ func kindOf(code C.longstraw_result) error {
 		return ErrInvalidParameter
 	case C.LONGSTRAW_INVALID_DOMAIN:
 		return ErrInvalidDomain
+	case C.LONGSTRAW_INVALID_SECRET:
+		return ErrInvalidSecret
 	case C.LONGSTRAW_OUT_OF_MEMORY:
 		return ErrOutOfMemory
 	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,

@@ -52,6 +52,8 @@ func VersionString() string { return C.GoString(C.longstraw_version_string()) }
 
 type options struct {
 	seed      uint64
+	seedGiven bool
+	secret    []byte // keyed-v1 (keyed.go); only held until the C set copies it
 	placement uint32
 	weights   map[string]float64
 	domains   map[string]string
@@ -67,7 +69,9 @@ type options struct {
 type Option func(*options)
 
 // WithSeed sets the seed (default 0). Every user of one cluster must agree on it.
-func WithSeed(seed uint64) Option { return func(o *options) { o.seed = seed } }
+func WithSeed(seed uint64) Option {
+	return func(o *options) { o.seed, o.seedGiven = seed, true }
+}
 
 // WithPlacement pins the placement version (default PlacementVersion, 1).
 func WithPlacement(version uint32) Option { return func(o *options) { o.placement = version } }
@@ -181,7 +185,10 @@ func buildOptions(op string, opts []Option) (options, error) {
 		return o, &Error{Op: op, Value: misplaced + " (an option of another constructor)",
 			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
 	}
-	return o, checkShapeOptions(op, o)
+	if err := checkShapeOptions(op, o); err != nil {
+		return o, err
+	}
+	return o, checkSecretOptions(op, o)
 }
 
 // New creates a set of nodes, each with weight 1 unless WithWeights says
@@ -342,8 +349,7 @@ func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_
 // newRendezvousHandle makes a C rendezvous of the nodes, weights and domains.
 func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandle, error) {
 	h := &rendezvousHandle{}
-	if err := check(C.longstraw_rendezvous_new(C.uint64_t(o.seed), C.uint32_t(o.placement), &h.p),
-		op, fmt.Sprintf("(placement %d)", o.placement)); err != nil {
+	if err := check(newCRendezvous(o, &h.p), op, describeHashing(o)); err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(h, (*rendezvousHandle).free)
@@ -394,16 +400,16 @@ func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandl
 	runtime.KeepAlive(offsets)
 	runtime.KeepAlive(weights)
 	if code != C.LONGSTRAW_OK {
-		return nil, check(code, op, explainBatch(o.seed, nodes, weights, labels))
+		return nil, check(code, op, explainBatch(o, nodes, weights, labels))
 	}
 	return h, nil
 }
 
 // explainBatch finds the node a failed batch add tripped on, by adding the
 // nodes one at a time to a scratch set, so the error names it.
-func explainBatch(seed uint64, nodes []string, weights []float64, labels []string) string {
+func explainBatch(o options, nodes []string, weights []float64, labels []string) string {
 	var scratch *C.longstraw_rendezvous
-	if C.longstraw_rendezvous_new(C.uint64_t(seed), PlacementVersion, &scratch) != C.LONGSTRAW_OK {
+	if newCRendezvous(o, &scratch) != C.LONGSTRAW_OK {
 		return ""
 	}
 	defer C.longstraw_rendezvous_free(scratch)

@@ -35,7 +35,7 @@ export declare class Rendezvous {
    * number or a bigint below 2^64 (default 0). `placement`: 1. `domains`:
    * one failure domain label (string, Buffer, Uint8Array) or `null` per node.
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null> })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; secret?: Buffer | Uint8Array })
   /** Adds a node (weight 1 unless given). */
   add(node: string | Buffer | Uint8Array, weight?: number): void
   /**
@@ -63,8 +63,10 @@ export declare class Rendezvous {
   get weights(): Array<number>
   /** Each node's failure domain label in index order (`null` for none). */
   get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint. */
-  get seed(): bigint
+  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
+  get seed(): bigint | null
+  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
+  get isKeyed(): boolean
   /** The placement version. */
   get placement(): number
   /** The kernel lookups run on. */
@@ -127,7 +129,7 @@ export declare class Skeleton {
    * whose leaf groups average at most 64 nodes for the n nodes given (flat
    * up to 256). Deeper trees look up faster and move more keys on a change.
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array })
   /** Bits of fan-out per level: each group has up to `2^fanoutBits` children (0 when flat). */
   get fanoutBits(): number
   /** Levels of groups above the nodes (0: flat HRW). */
@@ -159,8 +161,10 @@ export declare class Skeleton {
   get weights(): Array<number>
   /** Each node's failure domain label in index order (`null` for none). */
   get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint. */
-  get seed(): bigint
+  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
+  get seed(): bigint | null
+  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
+  get isKeyed(): boolean
   /** The placement version. */
   get placement(): number
   /** The kernel lookups run on. */
@@ -217,8 +221,10 @@ export declare class Snapshot {
   get nodes(): Array<string | Buffer>
   /** Weights in index order. */
   get weights(): Array<number>
-  /** The seed, as a bigint. */
-  get seed(): bigint
+  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
+  get seed(): bigint | null
+  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
+  get isKeyed(): boolean
   /** The placement version. */
   get placement(): number
   /** Increases by one with every change published by the set. */
@@ -333,8 +339,10 @@ export declare class Table {
   get weights(): Array<number>
   /** Each node's failure domain label in index order (`null` for none). */
   get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint. */
-  get seed(): bigint
+  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
+  get seed(): bigint | null
+  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
+  get isKeyed(): boolean
   /** The placement version. */
   get placement(): number
   /** The kernel lookups run on. */

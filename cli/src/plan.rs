@@ -378,13 +378,18 @@ pub fn plan_partitions(
     let (LoadedSnapshot::Table(a), LoadedSnapshot::Table(b)) = (old, new) else {
         return Err("--partitions needs two table files (mode = \"table\")".into());
     };
-    if a.partition_bits() != b.partition_bits() || a.seed() != b.seed() {
+    if a.partition_bits() != b.partition_bits() || a.members().hashing() != b.members().hashing() {
+        let hashing = |s: &longstraw_set::TableSnapshot| match s.seed() {
+            Some(seed) => format!("seed {seed}"),
+            None => "a secret".to_string(),
+        };
         return Err(format!(
-            "--partitions needs the same partition bits and seed in both files (old: bits {} seed {}, new: bits {} seed {}); plan --keys instead",
+            "--partitions needs the same partition bits and the same seed or secret in both files \
+             (old: bits {} {}, new: bits {} {}); plan --keys instead",
             a.partition_bits(),
-            a.seed(),
+            hashing(a),
             b.partition_bits(),
-            b.seed()
+            hashing(b)
         ));
     }
     let k = request.replicas.unwrap_or(1);

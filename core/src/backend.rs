@@ -127,7 +127,7 @@ impl Backend {
     pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
         dispatch!(self, owners(table, keys, out), {
             for (slot, key) in out.iter_mut().zip(keys.iter()) {
-                let kh = crate::hash::key_hash(key, table.seed);
+                let kh = table.hashing.key_hash(key);
                 *slot = oracle::owner(table, kh).unwrap_or(u32::MAX);
             }
         })

@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::exact_cap::{cap, U320};
 use crate::node_table::{NodeTable, Shape};
 use crate::order::{insert_bounded, ranks_before, Ranked};
-use crate::partition::{partition_key_hash, rows_len, standing, top_after, MAX_REPLICAS, NO_NODE};
+use crate::partition::{rows_len, standing, top_after, MAX_REPLICAS, NO_NODE};
 use crate::score::{pair_score, weighted_score};
 
 /// The smallest balance, in millionths: 1.0 (every node at most its fair share, rounded up).
@@ -568,12 +568,12 @@ pub fn prepare_range(
             actual: candidates.len(),
         });
     }
-    let seed = nodes.seed();
+    let hashing = nodes.hashing();
     for ((p, cursor), window) in (first..)
         .zip(cursors.iter_mut())
         .zip(candidates.chunks_exact_mut(depth))
     {
-        cursor.key_hash = partition_key_hash(p, seed);
+        cursor.key_hash = hashing.partition_key_hash(p);
         load_start(nodes, replicas, cursor, window);
     }
     Ok(())

@@ -8,7 +8,6 @@
 //! below does in one pass.
 
 use crate::error::Error;
-use crate::hash::key_hash;
 use crate::node_table::NodeTable;
 use crate::order::{ranks_before, Ranked};
 
@@ -68,5 +67,5 @@ pub fn top_k_distinct_of_hash(
 
 /// [`top_k_distinct_of_hash`] for a key.
 pub fn top_k_distinct(table: &NodeTable<'_>, key: &[u8], domains: &[u32], out: &mut [Ranked]) -> Result<usize, Error> {
-    top_k_distinct_of_hash(table, key_hash(key, table.seed()), domains, out)
+    top_k_distinct_of_hash(table, table.key_hash(key), domains, out)
 }

@@ -85,6 +85,13 @@ pub enum Error {
         /// The requested balance.
         balance: f64,
     },
+    /// A keyed-v1 secret that is not [`crate::SECRET_LEN`] bytes long.
+    BadSecretLength {
+        /// The given length in bytes (never the bytes).
+        len: usize,
+    },
+    /// Both a seed and a secret were given: a keyed-v1 set has no seed.
+    SeedWithSecret,
 }
 
 impl fmt::Display for WeightError {
@@ -148,6 +155,14 @@ impl fmt::Display for Error {
             Error::BadBalance { balance } => write!(
                 f,
                 "balance {balance:?} out of range (a finite number from 1.0 to 4.0, held to millionths)"
+            ),
+            Error::BadSecretLength { len } => write!(
+                f,
+                "secret is {len} bytes long; a keyed-v1 secret is exactly {} bytes (128 bits)",
+                crate::SECRET_LEN
+            ),
+            Error::SeedWithSecret => f.write_str(
+                "give either a seed (placement v1) or a secret (keyed-v1), not both: a keyed set has no seed",
             ),
         }
     }

@@ -2,7 +2,7 @@
 
 use crate::backend::Backend;
 use crate::error::Error;
-use crate::hash::key_hash;
+use crate::keyed::Hashing;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::weight::validate_weight;
@@ -73,15 +73,15 @@ impl TableSummary {
     }
 }
 
-/// A read-only node table: node hashes, optional weights, the seed they were
-/// hashed with, and the kernel to run. It borrows caller-owned storage and
+/// A read-only node table: node hashes, optional weights, how they were
+/// hashed (a v1 seed or a keyed-v1 secret), and the kernel to run. It borrows caller-owned storage and
 /// never allocates; `longstraw-set` owns the storage for most users.
 ///
 /// Node hashes must be distinct (SPEC.md §6): owners of node storage reject a
 /// node whose hash collides with another's when it joins.
 #[derive(Clone, Copy, Debug)]
 pub struct NodeTable<'a> {
-    pub(crate) seed: u64,
+    pub(crate) hashing: Hashing,
     pub(crate) hashes: &'a [u64],
     pub(crate) weights: Option<&'a [f64]>,
     pub(crate) summary: TableSummary,
@@ -102,7 +102,7 @@ impl<'a> NodeTable<'a> {
     #[inline]
     pub fn from_summary(seed: u64, hashes: &'a [u64], weights: Option<&'a [f64]>, summary: TableSummary) -> Self {
         NodeTable {
-            seed,
+            hashing: Hashing::Seeded(seed),
             hashes,
             weights,
             summary,
@@ -116,9 +116,25 @@ impl<'a> NodeTable<'a> {
         NodeTable { backend, ..self }
     }
 
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
+    /// The same view hashing keys with `hashing`. The node hashes must have
+    /// been computed with the same `hashing` ([`Hashing::node_hash`]).
+    #[inline]
+    pub fn with_hashing(self, hashing: Hashing) -> Self {
+        NodeTable { hashing, ..self }
+    }
+
+    /// The v1 seed, or `None` for a keyed-v1 table.
+    pub fn seed(&self) -> Option<u64> {
+        self.hashing.seed()
+    }
+    /// How keys, partitions and groups are hashed.
+    pub fn hashing(&self) -> Hashing {
+        self.hashing
+    }
+    /// The key hash of `key` in this table (SPEC.md §3 or §15).
+    #[inline]
+    pub fn key_hash(&self, key: &[u8]) -> u64 {
+        self.hashing.key_hash(key)
     }
     /// The node hashes.
     pub fn hashes(&self) -> &'a [u64] {
@@ -144,7 +160,7 @@ impl<'a> NodeTable<'a> {
     /// The index of the node that owns `key`.
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<u32, Error> {
-        self.owner_of_hash(key_hash(key, self.seed))
+        self.owner_of_hash(self.hashing.key_hash(key))
             .ok_or(Error::NoEligibleNodes)
     }
 
@@ -163,7 +179,7 @@ impl<'a> NodeTable<'a> {
     /// the full ranking.
     #[inline]
     pub fn top_k(&self, key: &[u8], out: &mut [Ranked]) -> usize {
-        self.top_k_of_hash(key_hash(key, self.seed), out)
+        self.top_k_of_hash(self.hashing.key_hash(key), out)
     }
 
     /// [`NodeTable::top_k`] for a key hash.

@@ -134,7 +134,7 @@ impl<'a> PartitionTable<'a> {
     /// The partition of a key.
     #[inline]
     pub fn partition(&self, key: &[u8]) -> u32 {
-        partition_of(key_hash(key, self.nodes.seed()), self.bits)
+        partition_of(self.nodes.key_hash(key), self.bits)
     }
 
     /// The stored ranking of partition `p`: its first `min(replicas, eligible)` nodes.
@@ -159,7 +159,7 @@ impl<'a> PartitionTable<'a> {
     /// The owner of a key.
     #[inline(always)]
     pub fn owner(&self, key: &[u8]) -> Result<u32, Error> {
-        self.owner_of_hash(key_hash(key, self.nodes.seed()))
+        self.owner_of_hash(self.nodes.key_hash(key))
             .ok_or(Error::NoEligibleNodes)
     }
 
@@ -167,7 +167,7 @@ impl<'a> PartitionTable<'a> {
     /// returns how many were written. Up to `replicas` come from the row; a
     /// longer request ranks the partition over all nodes (O(n)).
     pub fn top_k(&self, key: &[u8], out: &mut [u32]) -> usize {
-        self.top_k_of_hash(key_hash(key, self.nodes.seed()), out)
+        self.top_k_of_hash(self.nodes.key_hash(key), out)
     }
 
     /// [`PartitionTable::top_k`] for a key hash.
@@ -179,7 +179,7 @@ impl<'a> PartitionTable<'a> {
             out[..n].copy_from_slice(&row[..n]);
             return n;
         }
-        let pkh = partition_key_hash(p, self.nodes.seed());
+        let pkh = self.nodes.hashing().partition_key_hash(p);
         match self.domains {
             None => rank_into(&self.nodes, pkh, out),
             Some(domains) => {
@@ -208,9 +208,11 @@ impl<'a> PartitionTable<'a> {
                 actual: out.len(),
             });
         }
-        let seed = self.nodes.seed();
+        let hashing = self.nodes.hashing();
         for (slot, key) in out.iter_mut().zip(keys.iter()) {
-            *slot = self.owner_of_hash(key_hash(key, seed)).ok_or(Error::NoEligibleNodes)?;
+            *slot = self
+                .owner_of_hash(hashing.key_hash(key))
+                .ok_or(Error::NoEligibleNodes)?;
         }
         Ok(())
     }
@@ -321,9 +323,9 @@ pub fn build_range(
             actual: rows.len(),
         });
     }
-    let seed = nodes.seed();
+    let hashing = nodes.hashing();
     for (p, row) in (first..).zip(rows.chunks_exact_mut(replicas)) {
-        fill_row(nodes, domains, partition_key_hash(p, seed), row);
+        fill_row(nodes, domains, hashing.partition_key_hash(p), row);
     }
     Ok(())
 }
@@ -424,13 +426,13 @@ pub fn on_add(
     index: u32,
 ) -> Result<usize, Error> {
     check(nodes, domains, bits, replicas, rows)?;
-    let seed = nodes.seed();
+    let hashing = nodes.hashing();
     let mut changed = 0;
     if nodes.weight(index as usize) == 0.0 {
         return Ok(0); // never ranked
     }
     for (p, row) in (0u32..).zip(rows.chunks_exact_mut(replicas)) {
-        let kh = partition_key_hash(p, seed);
+        let kh = hashing.partition_key_hash(p);
         if domains.is_none() && surely_not_entering(nodes, kh, row, index) {
             continue;
         }
@@ -453,7 +455,7 @@ pub fn on_remove(
     removed: u32,
 ) -> Result<usize, Error> {
     check(nodes, domains, bits, replicas, rows)?;
-    let seed = nodes.seed();
+    let hashing = nodes.hashing();
     let mut changed = 0;
     for (p, row) in (0u32..).zip(rows.chunks_exact_mut(replicas)) {
         let mut listed = false;
@@ -465,7 +467,7 @@ pub fn on_remove(
             }
         }
         if listed {
-            fill_row(nodes, domains, partition_key_hash(p, seed), row);
+            fill_row(nodes, domains, hashing.partition_key_hash(p), row);
             changed += 1;
         }
     }
@@ -491,7 +493,7 @@ pub fn on_reweight(
         return Ok(0);
     }
     let heavier = new_weight > old_weight;
-    let seed = nodes.seed();
+    let hashing = nodes.hashing();
     let mut changed = 0;
     let mut before = [NO_NODE; MAX_REPLICAS];
     for (p, row) in (0u32..).zip(rows.chunks_exact_mut(replicas)) {
@@ -499,7 +501,7 @@ pub fn on_reweight(
         if listed.is_none() && !heavier {
             continue;
         }
-        let kh = partition_key_hash(p, seed);
+        let kh = hashing.partition_key_hash(p);
         if listed.is_none() && domains.is_none() && surely_not_entering(nodes, kh, row, index) {
             continue;
         }

@@ -14,7 +14,6 @@
 use crate::arch::{mix as mix_lanes, Vector};
 use crate::backend::Backend;
 use crate::error::Error;
-use crate::hash::key_hash;
 use crate::node_table::{NodeTable, Shape, TableSummary};
 use crate::order::{rank_order, ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
@@ -153,6 +152,9 @@ impl Group {
 /// Writes the groups of the tree over nodes whose hashes are sorted strictly
 /// ascending, level 1 first, and returns how many were written (at most
 /// [`SkeletonShape::max_groups`]).
+///
+/// `seed` is §11.2's seed: the v1 seed, or keyed-v1's derived group seed
+/// ([`crate::Hashing::group_seed`]).
 pub fn build_groups(
     seed: u64,
     shape: SkeletonShape,
@@ -340,7 +342,7 @@ impl<'a> Skeleton<'a> {
     /// The owner of a key.
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<u32, Error> {
-        self.owner_of_hash(key_hash(key, self.nodes.seed()))
+        self.owner_of_hash(self.nodes.key_hash(key))
             .ok_or(Error::NoEligibleNodes)
     }
 
@@ -378,7 +380,11 @@ impl<'a> Skeleton<'a> {
     fn leaf_table(&self, lo: usize, hi: usize, summary: TableSummary) -> Option<NodeTable<'a>> {
         let hashes = self.nodes.hashes().get(lo..hi)?;
         let weights = self.nodes.weights().and_then(|w| w.get(lo..hi));
-        Some(NodeTable::from_summary(self.nodes.seed(), hashes, weights, summary).with_backend(self.nodes.backend()))
+        Some(
+            NodeTable::from_summary(0, hashes, weights, summary)
+                .with_hashing(self.nodes.hashing())
+                .with_backend(self.nodes.backend()),
+        )
     }
 
     fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<usize> {
@@ -392,7 +398,7 @@ impl<'a> Skeleton<'a> {
     /// `out[i].index` is the caller's node index; the other fields are the
     /// node's standing in its leaf group.
     pub fn top_k(&self, key: &[u8], out: &mut [Ranked]) -> usize {
-        self.top_k_of_hash(key_hash(key, self.nodes.seed()), out)
+        self.top_k_of_hash(self.nodes.key_hash(key), out)
     }
 
     /// [`Skeleton::top_k`] for a key hash.
@@ -531,9 +537,11 @@ impl<'a> Skeleton<'a> {
                 actual: out.len(),
             });
         }
-        let seed = self.nodes.seed();
+        let hashing = self.nodes.hashing();
         for (slot, key) in out.iter_mut().zip(keys.iter()) {
-            *slot = self.owner_of_hash(key_hash(key, seed)).ok_or(Error::NoEligibleNodes)?;
+            *slot = self
+                .owner_of_hash(hashing.key_hash(key))
+                .ok_or(Error::NoEligibleNodes)?;
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 
 use common::*;
 use longstraw::balanced::{self, Balance, BalancedBuffers, BalancedLayout, BalancedReport, Cursor, Held, NodeSlot};
-use longstraw::partition::{partition_key_hash, NO_NODE};
+use longstraw::partition::NO_NODE;
 use longstraw::{pair_score, weighted_score, Backend, NodeTable};
 
 /// Builds with freshly sized buffers.
@@ -55,7 +55,7 @@ fn weight_of(table: &NodeTable<'_>, i: u32) -> f64 {
 /// §17.3: the pair order. The weighted score always (no equal-weight shortcut).
 fn pair_order(table: &NodeTable<'_>, a: (u32, u32), b: (u32, u32)) -> Ordering {
     let key = |(p, i): (u32, u32)| {
-        let kh = partition_key_hash(p, table.seed());
+        let kh = table.hashing().partition_key_hash(p);
         let score = pair_score(kh, table.hashes()[i as usize]);
         (
             weighted_score(score, weight_of(table, i)),

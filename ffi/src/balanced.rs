@@ -2,7 +2,7 @@
 //! `longstraw_table` whose nodes are capped per replica rank. Every table
 //! call works on it; only creation and the balance accessor are new.
 
-use longstraw_set::{Balance, Options, Table, TableOptions};
+use longstraw_set::{Balance, Table, TableOptions};
 
 use crate::boundary::{boundary, Out};
 use crate::mode::view;
@@ -41,11 +41,7 @@ pub unsafe extern "C" fn longstraw_table_new_balanced(
         let members = unsafe { view(members)? }.members();
         let out = Out::new(out)?;
         let options = TableOptions {
-            set: Options {
-                seed: members.seed(),
-                placement: members.placement(),
-                backend: Some(members.backend()),
-            },
+            set: members.options(),
             partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
             replicas,
             balance: Some(Balance::new(balance)?),

@@ -14,6 +14,7 @@
 
 mod balanced;
 mod boundary;
+mod keyed;
 mod lengths;
 mod members;
 mod membership_file;
@@ -26,6 +27,7 @@ mod table;
 mod version;
 
 pub use balanced::*;
+pub use keyed::*;
 pub use membership_file::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;

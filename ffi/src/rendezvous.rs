@@ -57,7 +57,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_new(
         let options = Options {
             seed,
             placement,
-            backend: None,
+            ..Options::default()
         };
         let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)?;
         let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_rendezvous>();

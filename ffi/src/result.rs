@@ -68,12 +68,14 @@ pub enum longstraw_result {
     /// holds another mode than the call loads; the message buffer of the
     /// call names the line and the field (docs/MEMBERSHIP.md).
     LONGSTRAW_BAD_FILE = 20,
+    /// A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
+    LONGSTRAW_INVALID_SECRET = 21,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 21] = [
+const ALL_CODES: [longstraw_result; 22] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -95,6 +97,7 @@ const ALL_CODES: [longstraw_result; 21] = [
     LONGSTRAW_INVALID_PARAMETER,
     LONGSTRAW_INVALID_DOMAIN,
     LONGSTRAW_BAD_FILE,
+    LONGSTRAW_INVALID_SECRET,
 ];
 
 impl longstraw_result {
@@ -136,6 +139,7 @@ impl longstraw_result {
             }
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
             LONGSTRAW_BAD_FILE => "bad membership file: see the message the call wrote for the line and the field\0",
+            LONGSTRAW_INVALID_SECRET => "invalid secret: a keyed-v1 secret is exactly 16 bytes (128 bits)\0",
         }
     }
 }
@@ -174,6 +178,9 @@ impl From<longstraw::Error> for longstraw_result {
             }
             // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.
             E::NodesNotSorted { .. } => LONGSTRAW_INTERNAL_ERROR,
+            E::BadSecretLength { .. } => LONGSTRAW_INVALID_SECRET,
+            // The C constructors take a seed or a secret, never both.
+            E::SeedWithSecret => LONGSTRAW_INTERNAL_ERROR,
         }
     }
 }

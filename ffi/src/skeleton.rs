@@ -1,7 +1,7 @@
 //! `longstraw_skeleton`: skeleton (hierarchical) HRW, O(fan-out * levels +
 //! leaf size) lookups for the largest fleets (SPEC.md section 11).
 
-use longstraw_set::{Options, Skeleton, SkeletonOptions, SkeletonShape};
+use longstraw_set::{Skeleton, SkeletonOptions, SkeletonShape};
 
 use crate::boundary::{boundary, handle, FfiResult, Out};
 use crate::members;
@@ -66,11 +66,7 @@ pub unsafe extern "C" fn longstraw_skeleton_new(
             _ => return Err(LONGSTRAW_INVALID_PARAMETER),
         };
         let options = SkeletonOptions {
-            set: Options {
-                seed: members.seed(),
-                placement: members.placement(),
-                backend: Some(members.backend()),
-            },
+            set: members.options(),
             shape,
         };
         let skeleton = Skeleton::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;

@@ -50,7 +50,11 @@ pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
 ///
 /// # Safety
 /// `s` must be NULL or a live snapshot; `out` NULL or writable.
-unsafe fn query<T>(s: *const longstraw_snapshot, out: *mut T, f: impl FnOnce(View<'_>) -> T) -> longstraw_result {
+pub(crate) unsafe fn query<T>(
+    s: *const longstraw_snapshot,
+    out: *mut T,
+    f: impl FnOnce(View<'_>) -> T,
+) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };
@@ -109,7 +113,8 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
     unsafe { query(s, out, |s| s.members().generation()) }
 }
 
-/// Writes the seed the set was created with to `*out`.
+/// Writes the seed the set was created with to `*out`: 0 for a keyed set,
+/// which has no seed (see `longstraw_snapshot_is_keyed`).
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`.
 ///
@@ -118,7 +123,8 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, out: *mut u64) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().seed()) }
+    // A keyed set has no seed: 0, next to `longstraw_snapshot_is_keyed`.
+    unsafe { query(s, out, |s| s.members().seed().unwrap_or(0)) }
 }
 
 /// Writes the placement version the set was created with to `*out`.

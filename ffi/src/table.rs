@@ -1,6 +1,6 @@
 //! `longstraw_table`: a partition table, O(1) lookups (SPEC.md section 10).
 
-use longstraw_set::{Options, Table, TableOptions};
+use longstraw_set::{Table, TableOptions};
 
 use crate::boundary::{boundary, handle, FfiResult, Out};
 use crate::members;
@@ -86,11 +86,7 @@ pub unsafe extern "C" fn longstraw_table_new(
             return Err(LONGSTRAW_INVALID_PARAMETER);
         }
         let options = TableOptions {
-            set: Options {
-                seed: members.seed(),
-                placement: members.placement(),
-                backend: Some(members.backend()),
-            },
+            set: members.options(),
             partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
             replicas,
             distinct_domains: flags & LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,

@@ -105,16 +105,16 @@ impl Membership {
     /// Placement never depends on the backend.
     pub fn build_with(&self, backend: Option<Backend>) -> Result<Loaded> {
         let origin = "membership";
-        if self.secret.is_some() {
-            return Err(Error::new(
-                origin,
-                None,
-                Some("secret".into()),
-                ErrorKind::NotSupported("keyed placement (a [secret] section)".into()),
-            ));
-        }
+        let secret = match &self.secret {
+            None => None,
+            Some(source) => Some(
+                crate::secret::read(source)
+                    .map_err(|why| Error::new(origin, None, Some("secret".into()), ErrorKind::Secret(why)))?,
+            ),
+        };
         let set = Options {
             seed: self.seed,
+            secret,
             placement: self.placement,
             backend,
         };

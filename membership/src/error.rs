@@ -29,6 +29,9 @@ pub enum ErrorKind {
     Set(longstraw_set::Error),
     /// The file asks for something this build of longstraw cannot do yet.
     NotSupported(String),
+    /// A keyed set's secret could not be read from its source; the message
+    /// names the source, never the secret.
+    Secret(String),
 }
 
 /// `Result` with this crate's error.
@@ -60,6 +63,7 @@ impl fmt::Display for Error {
             ErrorKind::Syntax(m) | ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::Set(e) => write!(f, "{e}"),
             ErrorKind::NotSupported(m) => write!(f, "{m} is not supported by this build of longstraw"),
+            ErrorKind::Secret(m) => write!(f, "secret: {m}"),
         }
     }
 }

@@ -35,6 +35,7 @@ mod build;
 mod error;
 mod model;
 mod parse;
+mod secret;
 mod write;
 
 pub use build::{Loaded, LoadedSnapshot};

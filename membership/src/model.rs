@@ -63,6 +63,21 @@ pub enum SecretSource {
     File(PathBuf),
     /// An environment variable holding the secret.
     Env(String),
+    /// A keyed set built in code, whose secret source no file named. Parsing
+    /// never gives it; writing it is an error, so that a keyed set is never
+    /// saved as a file that would silently place keys without its secret.
+    Unnamed,
+}
+
+impl SecretSource {
+    /// The source in words, for messages (never the secret).
+    pub fn describe(&self) -> String {
+        match self {
+            SecretSource::File(path) => format!("secret file {}", path.display()),
+            SecretSource::Env(var) => format!("environment variable {var}"),
+            SecretSource::Unnamed => "an unnamed secret source".into(),
+        }
+    }
 }
 
 /// One node of the file. Two nodes are equal when id, weight and domain are

@@ -13,10 +13,12 @@ impl Membership {
     /// The file content of a flat snapshot.
     pub fn of_snapshot(snap: &Snapshot) -> Membership {
         Membership {
-            seed: snap.seed(),
+            seed: snap.seed().unwrap_or(0),
             placement: snap.placement(),
             mode: Mode::Flat,
-            secret: None,
+            // A keyed snapshot does not know where its secret came from: the
+            // caller names the source, or writing refuses (never an unkeyed file).
+            secret: snap.is_keyed().then_some(SecretSource::Unnamed),
             nodes: nodes_of(snap),
         }
     }
@@ -96,6 +98,8 @@ impl Membership {
             Some(SecretSource::Env(var)) => {
                 let _ = write!(out, "\n[secret]\nenv = {}\n", quoted(var));
             }
+            // Neither source: reading this text back is an error, never an unkeyed set.
+            Some(SecretSource::Unnamed) => out.push_str("\n[secret]\n"),
         }
         for node in &self.nodes {
             out.push_str("\n[[nodes]]\n");
@@ -116,6 +120,18 @@ impl Membership {
         let path = path.as_ref();
         let origin = path.display().to_string();
         let io = |e| Error::new(&origin, None, None, ErrorKind::Io(e));
+        if self.secret == Some(SecretSource::Unnamed) {
+            return Err(Error::new(
+                &origin,
+                None,
+                Some("secret".into()),
+                ErrorKind::Secret(
+                    "a keyed set built in code has no secret source to write: set `secret` on the \
+                     membership (a file or an environment variable) before saving"
+                        .into(),
+                ),
+            ));
+        }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

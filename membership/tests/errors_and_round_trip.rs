@@ -80,25 +80,64 @@ fn the_full_seed_range_is_written_and_read() {
 }
 
 #[test]
-fn keyed_files_parse_and_are_refused_by_this_build_without_the_secret() {
+fn keyed_files_read_the_secret_from_their_source_and_never_print_it() {
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("secret");
-    std::fs::write(&secret, "do-not-print-this-secret").unwrap();
     let file = dir.path().join("m.toml");
-    std::fs::write(&file, "[secret]\nfile = \"secret\"\n\n[[nodes]]\nid = \"a\"\n").unwrap();
+    std::fs::write(
+        &file,
+        "[secret]\nfile = \"secret\"\n\n[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n[[nodes]]\nid = \"c\"\n",
+    )
+    .unwrap();
     let m = Membership::read(&file).unwrap();
     assert_eq!(m.secret, Some(longstraw_membership::SecretSource::File(secret.clone())));
-    let e = longstraw_membership::load(&file).unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::NotSupported(_)));
-    let shown = e.to_string();
+
+    // A source that does not hold 32 hex digits is an error naming the source, not the content.
+    std::fs::write(&secret, "do-not-print-this-secret").unwrap();
+    let shown = longstraw_membership::load(&file).unwrap_err().to_string();
     assert!(
-        shown.contains("not supported by this build") && !shown.contains("do-not-print"),
+        shown.contains("secret") && shown.contains("hexadecimal") && !shown.contains("do-not-print"),
         "{shown}"
     );
-    // The saved file names the source again, never the secret.
-    assert!(m.to_toml().contains("[secret]") && !m.to_toml().contains("do-not-print"));
 
-    assert!(err("[secret]\nenv = \"S\"\n").contains("not supported by this build"));
+    // 32 hex digits (and a newline) give the keyed set a set built in code with those bytes gives.
+    let bytes: [u8; 16] = *b"0123456789abcdef";
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(&secret, format!("{hex}\n")).unwrap();
+    let Loaded::Flat(loaded) = longstraw_membership::load(&file).unwrap() else {
+        panic!("a flat file built another mode")
+    };
+    let options = longstraw_set::Options {
+        secret: Some(longstraw::Secret::from_bytes(&bytes).unwrap()),
+        ..longstraw_set::Options::default()
+    };
+    let in_code = longstraw_set::Rendezvous::new(["a", "b", "c"], options).unwrap();
+    let unkeyed = longstraw_set::Rendezvous::new(["a", "b", "c"], longstraw_set::Options::default()).unwrap();
+    let (l, c, u) = (loaded.snapshot(), in_code.snapshot(), unkeyed.snapshot());
+    assert!(l.is_keyed());
+    let mut differs = 0;
+    for i in 0..2000 {
+        let key = format!("user:{i}");
+        assert_eq!(l.owner(key.as_bytes()).unwrap(), c.owner(key.as_bytes()).unwrap());
+        differs += usize::from(l.owner(key.as_bytes()).unwrap() != u.owner(key.as_bytes()).unwrap());
+    }
+    // Independent placements agree on about 1/3 of keys: 2/3 of 2000 differ, far from 0.
+    assert!(differs > 1000, "{differs}");
+
+    // Saving a keyed set built in code refuses: there is no source to name, and
+    // an unkeyed file would silently place keys elsewhere.
+    let e = Membership::of_snapshot(&c)
+        .write(dir.path().join("out.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("secret source"), "{e}");
+    // The text such a membership would give cannot be read back as an unkeyed set.
+    assert!(Membership::parse(&Membership::of_snapshot(&c).to_toml(), "x.toml").is_err());
+    // A loaded keyed file saves its source again, never the secret.
+    assert!(m.to_toml().contains("[secret]") && !m.to_toml().contains(&hex));
+
+    std::env::remove_var("LONGSTRAW_TEST_UNSET_SECRET");
+    assert!(err("[secret]\nenv = \"LONGSTRAW_TEST_UNSET_SECRET\"\n[[nodes]]\nid = \"a\"\n").contains("is not set"));
     assert!(err("[secret]\nvalue = \"hunter2\"\n").contains("unknown field `value`"));
     assert!(err("seed = 3\n[secret]\nenv = \"S\"\n").contains("has no seed"));
     assert!(err("[secret]\nfile = \"a\"\nenv = \"S\"\n").contains("exactly one"));

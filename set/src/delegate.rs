@@ -3,9 +3,13 @@
 /// skeleton answers `ids()`, `node(i)`, `len()`... exactly as its members do.
 macro_rules! delegate_membership {
     () => {
-        /// Seed.
-        pub fn seed(&self) -> u64 {
+        /// Seed (`None` for a keyed set, which has no seed).
+        pub fn seed(&self) -> Option<u64> {
             self.members.seed()
+        }
+        /// Whether this snapshot places by keyed-v1 (built with a secret).
+        pub fn is_keyed(&self) -> bool {
+            self.members.is_keyed()
         }
         /// Placement version of the rankings this mode builds on.
         pub fn placement(&self) -> Placement {

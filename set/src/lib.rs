@@ -41,7 +41,7 @@ pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
 pub use error::{Error, Result};
 pub use longstraw::balanced::Balance;
 pub use longstraw::SkeletonShape;
-pub use longstraw::{Backend, BackendKind, Placement, Ranked};
+pub use longstraw::{Backend, BackendKind, Hashing, Placement, Ranked, Secret, SECRET_LEN};
 pub use rendezvous::{Options, Rendezvous, Update};
 pub use skeleton::{Skeleton, SkeletonOptions, SkeletonSnapshot, SkeletonUpdate};
 pub use snapshot::{Node, Snapshot};

@@ -78,7 +78,7 @@ where
         Some(b) => b,
         None => crate::backend_env::backend_from_env()?,
     };
-    let mut snap = Snapshot::empty(options.seed, options.placement, backend);
+    let mut snap = Snapshot::empty(options.hashing()?, options.placement, backend);
     for (id, weight, domain) in nodes {
         snap.push_in_domain(id.as_ref(), weight, domain.as_ref().map(|d| d.as_ref()))?;
     }

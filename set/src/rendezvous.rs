@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
-use longstraw::{Backend, Placement};
+use longstraw::{Backend, Hashing, Placement, Secret};
 
 use crate::backend_env::backend_from_env;
 use crate::error::Result;
@@ -12,12 +12,24 @@ use crate::snapshot::{Node, Snapshot};
 /// How a set places keys. Placement never depends on `backend`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// The seed for key and node hashes (default 0).
+    /// The seed for key and node hashes (default 0). Must stay 0 when
+    /// `secret` is set.
     pub seed: u64,
+    /// A secret selects keyed placement (`keyed-v1`, SPEC.md §15): keys can
+    /// no longer be chosen to pile onto one node. `None` (default) is v1.
+    pub secret: Option<Secret>,
     /// The placement version (default v1).
     pub placement: Placement,
     /// The kernel; `None` reads `LONGSTRAW_BACKEND` (default: the best available).
     pub backend: Option<Backend>,
+}
+
+impl Options {
+    /// How this set hashes: keyed-v1 with a secret, else v1 with the seed.
+    /// A secret with a non-zero seed is an error ([`longstraw::Error::SeedWithSecret`]).
+    pub fn hashing(&self) -> Result<Hashing> {
+        Ok(Hashing::select((self.seed != 0).then_some(self.seed), self.secret)?)
+    }
 }
 
 /// A node set that many threads can read while others change it.
@@ -52,7 +64,7 @@ impl Rendezvous {
             Some(b) => b,
             None => backend_from_env()?,
         };
-        let mut snap = Snapshot::empty(options.seed, options.placement, backend);
+        let mut snap = Snapshot::empty(options.hashing()?, options.placement, backend);
         for (id, weight) in nodes {
             snap.push(id.as_ref(), weight)?;
         }

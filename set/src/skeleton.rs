@@ -5,9 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
 use longstraw::skeleton::{build_groups, write_group_columns};
-use longstraw::{
-    key_hash, Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary,
-};
+use longstraw::{Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary};
 
 use crate::error::Result;
 use crate::membership::{apply, members_of, Change};
@@ -247,7 +245,7 @@ impl SkeletonSnapshot {
         self.order = order;
         self.groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
         let used = build_groups(
-            self.members.seed(),
+            self.members.hashing().group_seed(),
             self.shape,
             &self.sorted_hashes,
             &self.sorted_weights,
@@ -266,13 +264,9 @@ impl SkeletonSnapshot {
     #[inline]
     pub fn view(&self) -> longstraw::Skeleton<'_> {
         // Validated once per snapshot: a lookup must not scan the weights.
-        let nodes = NodeTable::from_summary(
-            self.members.seed(),
-            &self.sorted_hashes,
-            Some(&self.sorted_weights),
-            self.sorted_summary,
-        )
-        .with_backend(self.members.backend());
+        let nodes = NodeTable::from_summary(0, &self.sorted_hashes, Some(&self.sorted_weights), self.sorted_summary)
+            .with_hashing(self.members.hashing())
+            .with_backend(self.members.backend());
         longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups)
             .and_then(|s| s.with_group_columns(&self.group_hashes, &self.group_inv_weights))
             .expect("built together")
@@ -339,7 +333,7 @@ impl SkeletonSnapshot {
             return self.top_k_into(key, out);
         };
         let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
-        let kh = key_hash(key, self.seed());
+        let kh = self.members.hashing().key_hash(key);
         let n = self.view().top_k_distinct_of_hash(kh, domains, &mut ranks).unwrap_or(0);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
             *o = r.index;

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use longstraw::{
-    key_hash, node_hash, validate_node_id, validate_weight, Backend, KeyOffset, NodeTable, PackedKeys, Placement,
-    Ranked, TableSummary,
+    validate_node_id, validate_weight, Backend, Hashing, KeyOffset, NodeTable, PackedKeys, Placement, Ranked,
+    TableSummary,
 };
 
 use crate::error::{Error, Result};
@@ -33,7 +33,7 @@ impl<'a> Node<'a> {
     pub fn weight(&self) -> f64 {
         self.weight
     }
-    /// Its node hash under the snapshot's seed.
+    /// Its node hash under the snapshot's seed or secret.
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -48,7 +48,7 @@ impl<'a> Node<'a> {
 /// the `Vec`-returning conveniences) and always agree with each other.
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    seed: u64,
+    hashing: Hashing,
     placement: Placement,
     backend: Backend,
     generation: u64,
@@ -68,9 +68,9 @@ pub struct Snapshot {
 const STACK_RANKS: usize = 32;
 
 impl Snapshot {
-    pub(crate) fn empty(seed: u64, placement: Placement, backend: Backend) -> Snapshot {
+    pub(crate) fn empty(hashing: Hashing, placement: Placement, backend: Backend) -> Snapshot {
         Snapshot {
-            seed,
+            hashing,
             placement,
             backend,
             generation: 0,
@@ -97,7 +97,7 @@ impl Snapshot {
         if self.by_id.contains_key(id) {
             return Err(Error::DuplicateNode { id: id.to_vec() });
         }
-        let hash = node_hash(id, self.seed);
+        let hash = self.hashing.node_hash(id);
         if let Some(&other) = self.by_hash.get(&hash) {
             return Err(Error::HashCollision {
                 id: id.to_vec(),
@@ -177,9 +177,34 @@ impl Snapshot {
 
     // ---- accessors ----
 
-    /// The seed every hash in this snapshot was computed with.
-    pub fn seed(&self) -> u64 {
-        self.seed
+    /// The seed every hash in this snapshot was computed with, or `None` for a
+    /// keyed set, which has no seed (hash keys with [`Snapshot::hashing`],
+    /// never with a seed, or a keyed set's placements come out wrong).
+    pub fn seed(&self) -> Option<u64> {
+        self.hashing.seed()
+    }
+    /// The options that build a set placing exactly like this one (same seed
+    /// or secret, placement version and backend): a table or skeleton built
+    /// over these members must use them, or it would silently drop the secret.
+    pub fn options(&self) -> crate::Options {
+        crate::Options {
+            seed: self.seed().unwrap_or(0),
+            secret: match self.hashing {
+                Hashing::Keyed(k) => Some(k.secret()),
+                Hashing::Seeded(_) => None,
+            },
+            placement: self.placement,
+            backend: Some(self.backend),
+        }
+    }
+    /// Whether this snapshot places by keyed-v1 (it was built with a secret).
+    pub fn is_keyed(&self) -> bool {
+        self.hashing.is_keyed()
+    }
+    /// How keys, nodes, partitions and groups are hashed. Its `Debug` never
+    /// shows a secret.
+    pub fn hashing(&self) -> Hashing {
+        self.hashing
     }
     /// The placement version.
     pub fn placement(&self) -> Placement {
@@ -257,7 +282,9 @@ impl Snapshot {
     }
     /// The core's view of this snapshot.
     pub fn table(&self) -> NodeTable<'_> {
-        NodeTable::from_summary(self.seed, &self.hashes, Some(&self.weights), self.summary).with_backend(self.backend)
+        NodeTable::from_summary(0, &self.hashes, Some(&self.weights), self.summary)
+            .with_hashing(self.hashing)
+            .with_backend(self.backend)
     }
 
     // ---- lookups ----
@@ -278,7 +305,7 @@ impl Snapshot {
     /// Writes the indices of the best `out.len()` eligible nodes for `key`,
     /// best first; returns how many were written.
     pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        let kh = key_hash(key, self.seed);
+        let kh = self.hashing.key_hash(key);
         let k = out.len().min(self.eligible());
         if k <= STACK_RANKS {
             let mut buf = [Ranked::EMPTY; STACK_RANKS];
@@ -321,7 +348,7 @@ impl Snapshot {
         let Some(domains) = self.domain_ids() else {
             return self.top_k_into(key, out);
         };
-        let kh = key_hash(key, self.seed);
+        let kh = self.hashing.key_hash(key);
         let k = out.len().min(self.eligible());
         let mut ranks = vec![Ranked::EMPTY; k];
         let n = longstraw::domains::top_k_distinct_of_hash(&self.table(), kh, domains, &mut ranks).unwrap_or(0);

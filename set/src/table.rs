@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
-use longstraw::partition::{self, default_partition_bits, partition_key_hash};
-use longstraw::{key_hash, Backend, KeyOffset, PackedKeys, PartitionTable, Placement, Ranked};
+use longstraw::partition::{self, default_partition_bits};
+use longstraw::{Backend, KeyOffset, PackedKeys, PartitionTable, Placement, Ranked};
 
 use crate::error::Result;
 use crate::membership::{apply, members_of, Applied, Change};
@@ -415,7 +415,7 @@ impl TableSnapshot {
         if !self.distinct {
             return self.view().top_k(key, out);
         }
-        let kh = partition_key_hash(self.partition(key), self.seed());
+        let kh = self.members.hashing().partition_key_hash(self.partition(key));
         rank_flat(&self.members, kh, out)
     }
     /// [`TableSnapshot::top_k_into`] as nodes.
@@ -453,7 +453,7 @@ impl TableSnapshot {
             }
             return n;
         }
-        let kh = partition_key_hash(self.partition(key), self.seed());
+        let kh = self.members.hashing().partition_key_hash(self.partition(key));
         let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
         let n = longstraw::domains::top_k_distinct_of_hash(&self.members.table(), kh, domains, &mut ranks).unwrap_or(0);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
@@ -474,10 +474,10 @@ impl TableSnapshot {
     /// The owner index of each key.
     pub fn owners<K: AsRef<[u8]>>(&self, keys: impl IntoIterator<Item = K>) -> Result<Vec<u32>> {
         let view = self.view();
-        let seed = self.seed();
+        let hashing = self.members.hashing();
         keys.into_iter()
             .map(|k| {
-                view.owner_of_hash(key_hash(k.as_ref(), seed))
+                view.owner_of_hash(hashing.key_hash(k.as_ref()))
                     .ok_or(crate::Error::Core(longstraw::Error::NoEligibleNodes))
             })
             .collect()

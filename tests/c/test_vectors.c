@@ -528,6 +528,74 @@ static void run_balanced_case(const cJSON *c, size_t *keys_checked) {
   packed_free(&ks);
 }
 
+/* A keyed-v1 case (docs/SPEC.md section 15) in its mode, on a set created
+ * with the case's secret: owner, top-k, rank and batch (check_keys), then
+ * top_k_distinct. */
+static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
+  const cJSON *list = field(c, "nodes");
+  struct packed ids = pack(list, "id_hex"), domains = pack(list, "domain_hex"), ks = pack(field(c, "keys"), "key_hex");
+  const char *mode = field(c, "mode")->valuestring;
+  size_t depth = (size_t)field(c, "depth")->valuedouble, k = (size_t)field(c, "k")->valuedouble, n = ids.count;
+  size_t secret_len = 0, i = 0;
+  uint8_t secret[LONGSTRAW_SECRET_LEN + 1];
+  double *weights = (double *)xmalloc((n + 1) * sizeof(double));
+  const cJSON *node;
+  longstraw_rendezvous *r = NULL;
+  longstraw_table *t = NULL;
+  longstraw_skeleton *sk = NULL;
+  const longstraw_snapshot *members = NULL, *s = NULL;
+  uint32_t keyed = 0;
+  uint64_t seed = 99;
+  int failures_before = check_failures;
+
+  CHECK(strlen(field(c, "secret_hex")->valuestring) == 2 * LONGSTRAW_SECRET_LEN);
+  append_hex(field(c, "secret_hex")->valuestring, secret, &secret_len);
+  cJSON_ArrayForEach(node, list) weights[i++] = weight_from_bits(field(node, "weight_bits")->valuestring);
+  CHECK_OK(longstraw_rendezvous_new_keyed(secret, secret_len, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_add_batch_in_domains(r, ids.bytes, ids.bytes_len, ids.offsets, n + 1, weights, n,
+                                                      domains.bytes, domains.bytes_len, domains.offsets, n + 1));
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
+  if (strcmp(mode, "table") == 0) {
+    CHECK_OK(longstraw_table_new(members, (uint8_t)field(c, "bits")->valuedouble, depth, 0, &t));
+    CHECK_OK(longstraw_table_snapshot(t, &s));
+  } else if (strcmp(mode, "skeleton") == 0) {
+    CHECK_OK(longstraw_skeleton_new(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+                                    (uint8_t)field(c, "levels")->valuedouble, &sk));
+    CHECK_OK(longstraw_skeleton_snapshot(sk, &s));
+  } else {
+    CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
+  }
+  /* A table or skeleton made from a keyed set's snapshot stays keyed. */
+  CHECK_OK(longstraw_snapshot_is_keyed(s, &keyed));
+  CHECK(keyed == 1);
+  CHECK_OK(longstraw_snapshot_seed(s, &seed));
+  CHECK(seed == 0);
+  check_keys(s, s, field(c, "keys"), &ids, &ks, depth, keys_checked);
+  check_distinct(s, c, &ks, k, keys_checked);
+
+  if (check_failures != failures_before) fprintf(stderr, "  in keyed case \"%s\"\n", field(c, "name")->valuestring);
+  longstraw_snapshot_free(s);
+  longstraw_snapshot_free(members);
+  longstraw_table_free(t);
+  longstraw_skeleton_free(sk);
+  longstraw_rendezvous_free(r);
+  free(weights);
+  packed_free(&ids);
+  packed_free(&domains);
+  packed_free(&ks);
+}
+
+/* The keyed constructor refuses a secret that is not 16 bytes, and a NULL one. */
+static void check_keyed_arguments(void) {
+  uint8_t secret[LONGSTRAW_SECRET_LEN + 1] = {0};
+  longstraw_rendezvous *r = NULL;
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN - 1, 1, &r));
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN + 1, 1, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_keyed(NULL, LONGSTRAW_SECRET_LEN, 1, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN, 99, &r));
+  CHECK(r == NULL);
+}
+
 /* Runs every case of one file, after its "placement" field. */
 static void run_file(const char *path) {
   char *text = read_file(path);
@@ -551,6 +619,9 @@ static void run_file(const char *path) {
     run = run_domains_case;
   } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "table-balanced-v1") == 0) {
     run = run_balanced_case;
+  } else if (cJSON_IsString(placement) && strcmp(placement->valuestring, "keyed-v1") == 0) {
+    check_keyed_arguments();
+    run = run_keyed_case;
   } else {
     fprintf(stderr, "%s: unknown \"placement\"\n", path);
     exit(2);

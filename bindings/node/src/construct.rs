@@ -27,7 +27,7 @@ impl Nodes {
     }
 }
 
-const SHARED_OPTIONS: [&str; 4] = ["weights", "seed", "placement", "domains"];
+const SHARED_OPTIONS: [&str; 5] = ["weights", "seed", "placement", "domains", "secret"];
 
 /// Reads `nodes` and `options` (undefined or a plain object). `extra` names
 /// the options only this constructor takes; `read_extra` reads them from the
@@ -67,7 +67,10 @@ pub fn read(
                     ));
                 }
             }
-            out.set.seed = js.seed(js.get(options, c"seed")?)?;
+            let seed = js.get(options, c"seed")?;
+            out.set.seed = js.seed(seed)?;
+            let seed_given = js.type_of(seed)? != JsType::Undefined;
+            crate::keyed::read_secret(js, js.get(options, c"secret")?, seed_given, &mut out.set)?;
             out.set.placement = js.placement(js.get(options, c"placement")?)?;
             read_weights(js, js.get(options, c"weights")?, &mut out)?;
             read_domains(js, js.get(options, c"domains")?, &mut out)?;

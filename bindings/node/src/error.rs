@@ -100,6 +100,7 @@ pub mod codes {
     pub const INVALID_PARAMETER: &str = "ERR_LONGSTRAW_INVALID_PARAMETER";
     pub const INVALID_DOMAIN: &str = "ERR_LONGSTRAW_INVALID_DOMAIN";
     pub const OUT_OF_MEMORY: &str = "ERR_LONGSTRAW_OUT_OF_MEMORY";
+    pub const INVALID_SECRET: &str = "ERR_LONGSTRAW_INVALID_SECRET";
 }
 
 impl From<SetError> for JsErr {
@@ -121,6 +122,8 @@ impl From<SetError> for JsErr {
                 | Core::BadBalance { .. } => (Kind::Range, codes::INVALID_PARAMETER),
                 // The set sorts node storage itself; unsorted input is a bug in longstraw.
                 Core::NodesNotSorted { .. } => (Kind::Error, codes::INTERNAL),
+                Core::BadSecretLength { .. } => (Kind::Range, codes::INVALID_SECRET),
+                Core::SeedWithSecret => (Kind::Type, codes::INVALID_OPTION),
             },
             SetError::DuplicateNode { .. } => (Kind::Error, codes::DUPLICATE_NODE),
             SetError::UnknownNode { .. } => (Kind::Error, codes::UNKNOWN_NODE),

@@ -13,6 +13,7 @@ mod error;
 mod external;
 mod fast;
 mod js;
+mod keyed;
 mod lookup;
 mod members;
 mod membership_file;

@@ -90,10 +90,16 @@ impl Snapshot {
         self.view().members().weights().to_vec()
     }
 
-    /// The seed, as a bigint.
+    /// The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed).
     #[napi(catch_unwind, getter)]
-    pub fn seed(&self) -> BigInt {
-        BigInt::from(self.view().members().seed())
+    pub fn seed(&self) -> Option<BigInt> {
+        self.view().members().seed().map(BigInt::from)
+    }
+
+    /// Whether keys are placed by keyed-v1 (the set was built with `secret`).
+    #[napi(catch_unwind, getter)]
+    pub fn is_keyed(&self) -> bool {
+        self.view().members().is_keyed()
     }
 
     /// The placement version.

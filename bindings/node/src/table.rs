@@ -98,7 +98,7 @@ impl Table {
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
@@ -208,10 +208,16 @@ impl Table {
             .or_throw(env)
     }
 
-    /// The seed, as a bigint.
+    /// The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed).
     #[napi(catch_unwind, getter)]
-    pub fn seed(&self) -> BigInt {
-        BigInt::from(self.inner.with_view(|v| v.members().seed()))
+    pub fn seed(&self) -> Option<BigInt> {
+        self.inner.with_view(|v| v.members().seed().map(BigInt::from))
+    }
+
+    /// Whether keys are placed by keyed-v1 (the set was built with `secret`).
+    #[napi(catch_unwind, getter)]
+    pub fn is_keyed(&self) -> bool {
+        self.inner.with_view(|v| v.members().is_keyed())
     }
 
     /// The placement version.

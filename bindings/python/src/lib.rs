@@ -11,6 +11,7 @@ mod convert;
 mod error;
 mod exit_guard;
 mod generic;
+mod keyed;
 mod membership_file;
 mod offsets_shape;
 mod placed;

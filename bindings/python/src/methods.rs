@@ -107,9 +107,16 @@ macro_rules! set_class {
                 self.shared.view().domains(py)
             }
 
+            /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
-            fn seed(&self) -> u64 {
+            fn seed(&self) -> Option<u64> {
                 self.shared.view().members().seed()
+            }
+
+            /// Whether keys are placed by keyed-v1 (the set was built with a secret).
+            #[getter]
+            fn keyed(&self) -> bool {
+                self.shared.view().members().is_keyed()
             }
 
             #[getter]
@@ -210,9 +217,16 @@ macro_rules! snapshot_class {
                 Ok(self.view.domains(py)?.to_tuple())
             }
 
+            /// The seed, or `None` for a keyed set (built with a secret; it has no seed).
             #[getter]
-            fn seed(&self) -> u64 {
+            fn seed(&self) -> Option<u64> {
                 self.view.members().seed()
+            }
+
+            /// Whether keys are placed by keyed-v1 (the set was built with a secret).
+            #[getter]
+            fn keyed(&self) -> bool {
+                self.view.members().is_keyed()
             }
 
             #[getter]

@@ -1,11 +1,12 @@
 //! `longstraw.Rendezvous`: the mutable node set, placed by flat HRW.
 
-use longstraw_set::{Options, Placement, Rendezvous as Set};
+use longstraw_set::{Placement, Rendezvous as Set};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{Given, PlacementArg, Seed};
+use crate::convert::{Given, PlacementArg};
 use crate::error::to_py;
+use crate::keyed::{set_options, SecretArg, SeedArg};
 use crate::shared::{Members, Shared};
 use crate::snapshot::Snapshot;
 
@@ -21,22 +22,19 @@ pub(crate) struct Rendezvous {
 set_class!(Rendezvous, Snapshot, {
     #[new]
     #[pyo3(
-        signature = (nodes, weights = None, seed = Seed(0), placement = PlacementArg(Placement::V1), domains = None),
-        text_signature = "(nodes, weights=None, seed=0, placement=1, domains=None)"
+        signature = (nodes, weights = None, seed = SeedArg(None), placement = PlacementArg(Placement::V1), domains = None, secret = None),
+        text_signature = "(nodes, weights=None, seed=0, placement=1, domains=None, secret=None)"
     )]
     fn new(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: Seed,
+        seed: SeedArg,
         placement: PlacementArg,
         domains: Option<&Bound<'_, PyAny>>,
+        secret: Option<SecretArg>,
     ) -> PyResult<Self> {
         let members = Members::parse(nodes, weights, domains)?;
-        let options = Options {
-            seed: seed.0,
-            placement: placement.0,
-            backend: None,
-        };
+        let options = set_options(seed, secret, placement.0)?;
         let set = Set::with_weights(members.triples().map(|(id, w, _)| (id, w)), options).map_err(to_py)?;
         if members.labelled() {
             // The flat set has no labelled constructor: label the nodes in

@@ -1,12 +1,13 @@
 //! `longstraw.Skeleton`: skeleton (hierarchical) HRW (SPEC.md §11),
 //! O(fan-out * levels + leaf size) lookups for the largest fleets.
 
-use longstraw_set::{Options, Placement, Skeleton as Set, SkeletonOptions, SkeletonShape};
+use longstraw_set::{Placement, Skeleton as Set, SkeletonOptions, SkeletonShape};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{shape_arg, Given, PlacementArg, Seed};
+use crate::convert::{shape_arg, Given, PlacementArg};
 use crate::error::{bad_value, core_to_py, to_py};
+use crate::keyed::{set_options, SecretArg, SeedArg};
 use crate::shared::{Members, Shared};
 use crate::snapshot::SkeletonSnapshot;
 
@@ -64,32 +65,31 @@ set_class!(Skeleton, SkeletonSnapshot, {
         signature = (
             nodes,
             weights = None,
-            seed = Seed(0),
+            seed = SeedArg(None),
             placement = PlacementArg(Placement::V1),
             fanout_bits = None,
             levels = None,
             domains = None,
+            secret = None,
         ),
-        text_signature = "(nodes, weights=None, seed=0, placement=1, fanout_bits=None, levels=None, domains=None)"
+        text_signature = "(nodes, weights=None, seed=0, placement=1, fanout_bits=None, levels=None, domains=None, \
+                          secret=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: Seed,
+        seed: SeedArg,
         placement: PlacementArg,
         fanout_bits: Option<&Bound<'_, PyAny>>,
         levels: Option<&Bound<'_, PyAny>>,
         domains: Option<&Bound<'_, PyAny>>,
+        secret: Option<SecretArg>,
     ) -> PyResult<Self> {
         let shape = shape_of(fanout_bits, levels)?;
         let members = Members::parse(nodes, weights, domains)?;
         let options = SkeletonOptions {
-            set: Options {
-                seed: seed.0,
-                placement: placement.0,
-                backend: None,
-            },
+            set: set_options(seed, secret, placement.0)?,
             shape,
         };
         let set =

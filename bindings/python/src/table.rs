@@ -1,11 +1,12 @@
 //! `longstraw.Table`: a partition table (SPEC.md §10), O(1) lookups.
 
-use longstraw_set::{Options, Placement, Table as Set, TableOptions};
+use longstraw_set::{Placement, Table as Set, TableOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::convert::{shape_arg, Given, PlacementArg, Replicas, Seed};
+use crate::convert::{shape_arg, Given, PlacementArg, Replicas};
 use crate::error::to_py;
+use crate::keyed::{set_options, SecretArg, SeedArg};
 use crate::shared::{Members, Shared};
 use crate::snapshot::TableSnapshot;
 
@@ -48,28 +49,30 @@ set_class!(Table, TableSnapshot, {
         signature = (
             nodes,
             weights = None,
-            seed = Seed(0),
+            seed = SeedArg(None),
             placement = PlacementArg(Placement::V1),
             bits = None,
             replicas = Replicas(1),
             domains = None,
             distinct_domains = false,
             balance = None,
+            secret = None,
         ),
         text_signature = "(nodes, weights=None, seed=0, placement=1, bits=None, replicas=1, domains=None, \
-                          distinct_domains=False, balance=None)"
+                          distinct_domains=False, balance=None, secret=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: Seed,
+        seed: SeedArg,
         placement: PlacementArg,
         bits: Option<&Bound<'_, PyAny>>,
         replicas: Replicas,
         domains: Option<&Bound<'_, PyAny>>,
         distinct_domains: bool,
         balance: Option<&Bound<'_, PyAny>>,
+        secret: Option<SecretArg>,
     ) -> PyResult<Self> {
         let balance = crate::balance::balance_arg(balance)?;
         let partition_bits = bits
@@ -78,11 +81,7 @@ set_class!(Table, TableSnapshot, {
             .transpose()?;
         let members = Members::parse(nodes, weights, domains)?;
         let options = TableOptions {
-            set: Options {
-                seed: seed.0,
-                placement: placement.0,
-                backend: None,
-            },
+            set: set_options(seed, secret, placement.0)?,
             partition_bits,
             replicas: replicas.0,
             distinct_domains,

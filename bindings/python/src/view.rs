@@ -130,15 +130,14 @@ impl<S: Placed> View<S> {
     }
 
     /// `(nodes, weights, seed, placement)`: the constructor's first arguments.
+    /// A keyed set refuses: its arguments include the secret, and a pickle
+    /// must not carry it (docs/THREAT-MODEL.md).
     pub(crate) fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let members = self.snap.members();
-        (
-            self.nodes(py)?,
-            self.weights(py)?,
-            members.seed(),
-            members.placement().number(),
-        )
-            .into_pyobject(py)
+        let Some(seed) = members.seed() else {
+            return Err(crate::keyed::refuse_pickle());
+        };
+        (self.nodes(py)?, self.weights(py)?, seed, members.placement().number()).into_pyobject(py)
     }
 
     /// `Table(['a', 'b'], weights=[...], seed=0, placement=1, bits=10, domains=[...])`:
@@ -165,11 +164,12 @@ impl<S: Placed> View<S> {
             }
             out.push_str(&format!(", weights={}", elided(shown, "...")));
         }
-        out.push_str(&format!(
-            ", seed={}, placement={}",
-            members.seed(),
-            members.placement().number()
-        ));
+        // A keyed set's repr names no seed and never shows the secret.
+        let hashing = match members.seed() {
+            None => "secret=<hidden>".to_owned(),
+            Some(seed) => format!("seed={seed}"),
+        };
+        out.push_str(&format!(", {hashing}, placement={}", members.placement().number()));
         for (name, value) in shape {
             out.push_str(&format!(", {name}={value}"));
         }

@@ -16,7 +16,6 @@
 
 use super::bounds::{interval, race_margin};
 use super::{mix, Vector};
-use crate::hash::key_hash;
 use crate::node_table::{NodeTable, Shape};
 use crate::oracle;
 use crate::order::{ranks_before, Ranked};
@@ -101,7 +100,7 @@ pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys
             return;
         }
         for (slot, key) in out.iter_mut().zip(keys.iter()) {
-            *slot = owner::<V>(table, key_hash(key, table.seed)).unwrap_or(u32::MAX);
+            *slot = owner::<V>(table, table.hashing.key_hash(key)).unwrap_or(u32::MAX);
         }
     }
 }
@@ -612,7 +611,7 @@ unsafe fn owners_keys_in_lanes<V: Vector, O: KeyOffset>(
     let mut keys_iter = keys.iter();
     for chunk in out.chunks_mut(lanes) {
         for (h, key) in key_hashes.iter_mut().zip(keys_iter.by_ref().take(chunk.len())) {
-            *h = key_hash(key, table.seed);
+            *h = table.hashing.key_hash(key);
         }
         // SAFETY: the arrays hold 8 >= lanes values; ISA by the caller.
         unsafe {

@@ -254,8 +254,8 @@ fn cases() -> Vec<Case> {
 
 fn ranked_json(table: &NodeTable<'_>, key: &[u8], depth: usize) -> (String, String) {
     let mut buf = vec![Ranked::EMPTY; depth.min(table.eligible())];
-    let n = table.oracle_top_k(key_hash(key, table.seed()), &mut buf);
-    let owner = table.oracle_owner(key_hash(key, table.seed()));
+    let n = table.oracle_top_k(table.key_hash(key), &mut buf);
+    let owner = table.oracle_owner(table.key_hash(key));
     assert_eq!(
         owner,
         buf.first().filter(|_| n > 0).map(|r| r.index),
@@ -408,3 +408,6 @@ pub mod tie_search;
 pub use balanced::table_balanced_v1;
 pub use edges::{placement_v1_edges, print_tie_search};
 pub use scale::{domains_v1, skeleton_v1, table_v1};
+
+mod keyed;
+pub use keyed::keyed_v1;

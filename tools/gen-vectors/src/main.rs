@@ -4,7 +4,8 @@
 //! `cargo run -p longstraw-gen-vectors -- [--check] [FILE...]` writes (or, with
 //! `--check`, compares) the named files, chosen by file name:
 //! placement-v1.json, table-v1.json, skeleton-v1.json, domains-v1.json,
-//! placement-v1-edges.json, table-balanced-v1.json. `--search-ties` reruns the (slow) search for the
+//! placement-v1-edges.json, table-balanced-v1.json,
+//! keyed-v1.json. `--search-ties` reruns the (slow) search for the
 //! tie cases of placement-v1-edges.json and prints its constants.
 //! The files are frozen: never regenerate one to make a test pass.
 
@@ -15,13 +16,14 @@ use std::process::ExitCode;
 type Generator = fn() -> String;
 
 /// File name -> generator.
-const FILES: [(&str, Generator); 6] = [
+const FILES: [(&str, Generator); 7] = [
     ("placement-v1.json", longstraw_gen_vectors::placement_v1),
     ("table-v1.json", longstraw_gen_vectors::table_v1),
     ("skeleton-v1.json", longstraw_gen_vectors::skeleton_v1),
     ("domains-v1.json", longstraw_gen_vectors::domains_v1),
     ("placement-v1-edges.json", longstraw_gen_vectors::placement_v1_edges),
     ("table-balanced-v1.json", longstraw_gen_vectors::table_balanced_v1),
+    ("keyed-v1.json", longstraw_gen_vectors::keyed_v1),
 ];
 
 fn main() -> ExitCode {

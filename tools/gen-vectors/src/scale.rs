@@ -73,11 +73,11 @@ impl Nodes {
     }
 }
 
-fn list(xs: &[u32]) -> String {
+pub(super) fn list(xs: &[u32]) -> String {
     xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-fn weights_for(rng: &mut Prng, n: usize, kind: usize) -> Vec<f64> {
+pub(super) fn weights_for(rng: &mut Prng, n: usize, kind: usize) -> Vec<f64> {
     (0..n)
         .map(|_| match kind {
             0 => 1.0,

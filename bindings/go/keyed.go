@@ -1,0 +1,74 @@
+package longstraw
+
+// Keyed placement (keyed-v1, docs/SPEC.md §15): a set built WithSecret hashes
+// keys and node ids with SipHash-2-4 under the secret, so that whoever chooses
+// keys cannot steer them onto one node (docs/THREAT-MODEL.md).
+
+/*
+#include <stdint.h>
+#include "longstraw.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// SecretLen is the length of a keyed-v1 secret in bytes (128 bits).
+const SecretLen = C.LONGSTRAW_SECRET_LEN
+
+// WithSecret selects keyed placement (keyed-v1) with a secret of exactly
+// SecretLen uniformly random bytes (crypto/rand). Every user of one cluster
+// must use the same secret. It excludes WithSeed. The bytes are copied into
+// the C set and appear in no error, String or %v output of this package.
+func WithSecret(secret []byte) Option {
+	held := append([]byte{}, secret...)
+	return func(o *options) { o.secret = held }
+}
+
+// checkSecretOptions refuses a seed next to a secret (even an explicit 0):
+// a keyed set has no seed, and picking one of the two silently would place
+// keys differently from what the caller asked.
+func checkSecretOptions(op string, o options) error {
+	if o.secret != nil && o.seedGiven {
+		return &Error{Op: op, Value: "WithSeed together with WithSecret (give one of them)",
+			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
+	}
+	return nil
+}
+
+var noBytes [1]byte
+
+// newCRendezvous creates the empty C set the options describe: keyed with
+// the secret, or v1 with the seed.
+func newCRendezvous(o options, out **C.longstraw_rendezvous) C.longstraw_result {
+	if o.secret == nil {
+		return C.longstraw_rendezvous_new(C.uint64_t(o.seed), C.uint32_t(o.placement), out)
+	}
+	p := (*C.uint8_t)(unsafe.Pointer(&noBytes[0])) // an empty secret is a length error, not a NULL one
+	if len(o.secret) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&o.secret[0]))
+	}
+	return C.longstraw_rendezvous_new_keyed(p, C.size_t(len(o.secret)), C.uint32_t(o.placement), out)
+}
+
+// describeHashing names what a failed constructor was given, never the
+// secret's bytes.
+func describeHashing(o options) string {
+	if o.secret != nil {
+		return fmt.Sprintf("(secret of %d bytes, placement %d)", len(o.secret), o.placement)
+	}
+	return fmt.Sprintf("(placement %d)", o.placement)
+}
+
+// IsKeyed reports whether keys are placed by keyed-v1 (the set was built
+// WithSecret).
+func (s *nodeSet) IsKeyed() bool {
+	v := s.view.Load()
+	var keyed C.uint32_t
+	if C.longstraw_snapshot_is_keyed(v.snap, &keyed) != C.LONGSTRAW_OK {
+		return false
+	}
+	return keyed != 0
+}

@@ -1,0 +1,68 @@
+//! The `secret` argument (keyed-v1, docs/SPEC.md §15): bytes in, a core
+//! `Secret` out. The bytes never reach a message, a repr or a pickle.
+
+use longstraw_set::{Hashing, Options, Placement, Secret};
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+use crate::convert::Seed;
+use crate::error::{core_to_py, wrong_type};
+use pyo3::exceptions::PyTypeError as PicklingRefused;
+
+/// A `secret` argument: a bytes-like object of exactly 16 bytes.
+pub(crate) struct SecretArg(pub Secret);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SecretArg {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyString>() {
+            // Text is usually a password, not 128 random bits: refuse it
+            // rather than encode it.
+            return Err(PyTypeError::new_err(
+                "secret must be 16 random bytes (bytes, bytearray or memoryview), not str; \
+                 use os.urandom(16) and keep it in your secret store",
+            ));
+        }
+        let buffer =
+            PyBuffer::<u8>::get(&obj).map_err(|_| wrong_type("secret", "a bytes-like object of 16 bytes", &obj))?;
+        let bytes = buffer.to_vec(obj.py())?;
+        Secret::from_bytes(&bytes).map(SecretArg).map_err(core_to_py)
+    }
+}
+
+/// A `seed` argument that remembers whether it was given: a secret
+/// excludes even an explicit `seed=0`. An explicit `None` is checked (and
+/// refused) like any other value.
+pub(crate) struct SeedArg(pub Option<Seed>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SeedArg {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Seed::extract(obj).map(|s| SeedArg(Some(s)))
+    }
+}
+
+/// The set options of a constructor: keyed-v1 when `secret` is given, v1
+/// with `seed` (default 0) otherwise. Both given is a `ValueError`.
+pub(crate) fn set_options(seed: SeedArg, secret: Option<SecretArg>, placement: Placement) -> PyResult<Options> {
+    let seed = seed.0.map(|s| s.0);
+    let secret = secret.map(|s| s.0);
+    // The core owns the rule; an explicit seed=0 with a secret is refused too.
+    Hashing::select(seed, secret).map_err(core_to_py)?;
+    Ok(Options {
+        seed: seed.unwrap_or(0),
+        secret,
+        placement,
+        ..Options::default()
+    })
+}
+
+/// The error a keyed set raises when pickled (or copied through
+/// `__reduce__`): a pickle would have to contain the secret.
+pub(crate) fn refuse_pickle() -> PyErr {
+    PicklingRefused::new_err(
+        "a keyed set (built with secret=...) cannot be pickled or copied: the pickle would contain \
+         the secret. Rebuild it where it is needed from the nodes and the secret in your secret store",
+    )
+}
