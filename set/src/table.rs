@@ -65,6 +65,8 @@ pub struct TableSnapshot {
     distinct: bool,
     balance: Option<longstraw::balanced::Balance>,
     rows: Vec<u32>,
+    /// A balanced table's plain rows (its partitions' first choices); empty otherwise.
+    plain: Vec<u32>,
 }
 
 impl Table {
@@ -110,6 +112,10 @@ impl Table {
             distinct: options.distinct_domains,
             balance: options.balance,
             rows: crate::balanced::try_filled(len, partition::NO_NODE)?,
+            plain: match options.balance {
+                Some(_) => crate::balanced::try_filled(len, partition::NO_NODE)?,
+                None => Vec::new(),
+            },
         };
         snap.rebuild()?;
         Ok(Table {
@@ -254,15 +260,31 @@ impl TableSnapshot {
         }
     }
 
-    /// Ranks every partition, split across the available cores.
+    /// Builds the rows from scratch.
     fn rebuild(&mut self) -> Result<()> {
+        let Some(balance) = self.balance else {
+            return self.rebuild_plain();
+        };
+        // A balanced table keeps the plain rows: they are its first choices.
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        let built = self.rebuild_plain();
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        built?;
+        self.place_balanced(balance)
+    }
+
+    /// Places a balanced table's rows from its plain rows (crate::balanced).
+    fn place_balanced(&mut self, balance: longstraw::balanced::Balance) -> Result<()> {
+        let table = self.members.table();
+        crate::balanced::place(&table, self.bits, self.replicas, balance, &self.plain, &mut self.rows)?;
+        Ok(())
+    }
+
+    /// Ranks every partition into `rows`, split across the available cores.
+    fn rebuild_plain(&mut self) -> Result<()> {
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);
-        if let Some(balance) = self.balance {
-            crate::balanced::build(&table, bits, replicas, balance, &mut self.rows)?;
-            return Ok(());
-        }
         let partitions = 1usize << bits;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         if threads == 1 || partitions * self.members.len() < PARALLEL_BUILD_MIN {
@@ -287,13 +309,23 @@ impl TableSnapshot {
 
     fn apply(&mut self, change: Change<'_>) -> Result<()> {
         let applied = apply(&mut self.members, change)?;
-        if self.balance.is_some() {
-            // Caps depend on the total weight: see crate::balanced.
-            return match applied {
-                Applied::Relabelled => Ok(()),
-                _ => self.rebuild(),
-            };
+        let Some(balance) = self.balance else {
+            return self.patch_plain(applied);
+        };
+        if matches!(applied, Applied::Relabelled) {
+            return Ok(());
         }
+        // The plain rows update incrementally; the caps depend on the total
+        // weight, so the assignment is placed again from them (crate::balanced).
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        let patched = self.patch_plain(applied);
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        patched?;
+        self.place_balanced(balance)
+    }
+
+    /// Patches the plain rows after one membership change.
+    fn patch_plain(&mut self, applied: Applied) -> Result<()> {
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);
