@@ -28,8 +28,9 @@ pub struct TableOptions {
     /// [`TableSnapshot::top_k_distinct`] is the O(1) read and `top_k` the O(n) one).
     pub distinct_domains: bool,
     /// `Some(b)`: a balanced table (SPEC.md §17): at each replica rank no
-    /// node holds more than `ceil(b * P * w_i / W)` partitions. Every change
-    /// then rebuilds the table, and `top_k` stops at `replicas`.
+    /// node holds more than `ceil(b * P * w_i / W)` partitions. `top_k` then
+    /// stops at `replicas`, and every change places every partition again
+    /// from the plain rows, which are kept and patched incrementally.
     pub balance: Option<longstraw::balanced::Balance>,
 }
 
