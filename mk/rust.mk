@@ -11,7 +11,8 @@ lint:
 
 vectors-check:
 	$(CARGO) run --quiet -p longstraw-gen-vectors -- --check tests/vectors/placement-v1.json \
-		tests/vectors/table-v1.json tests/vectors/skeleton-v1.json tests/vectors/domains-v1.json
+		tests/vectors/table-v1.json tests/vectors/skeleton-v1.json tests/vectors/domains-v1.json \
+		tests/vectors/table-balanced-v1.json
 
 test-rust: vectors-check test-spec check-aarch64
 	$(CARGO) test --workspace --release
