@@ -29,8 +29,9 @@ pub struct TableOptions {
     pub distinct_domains: bool,
     /// `Some(b)`: a balanced table (SPEC.md §17): at each replica rank no
     /// node holds more than `ceil(b * P * w_i / W)` partitions. `top_k` then
-    /// stops at `replicas`, and every change places every partition again
-    /// from the plain rows, which are kept and patched incrementally.
+    /// and `rank` stop at `replicas`, and every change places every partition
+    /// again from the plain rows, which are kept (as much memory again as the
+    /// rows) and patched incrementally.
     pub balance: Option<longstraw::balanced::Balance>,
 }
 
