@@ -15,7 +15,8 @@ import (
 // rank no node holds more than ceil(balance * P * w / W) partitions, for P
 // partitions and total weight W. balance is 1.0 to 4.0, held to millionths.
 // Lists (TopK) then stop at the stored replicas, and every Add, Remove or
-// SetWeight rebuilds the table. It cannot be combined with
+// SetWeight places every partition again (the plain ranking underneath is
+// patched incrementally, so no pair is scored twice). It cannot be combined with
 // WithDistinctDomains. NewTable only.
 func WithBalance(balance float64) Option {
 	return func(o *options) { o.balance = &balance }

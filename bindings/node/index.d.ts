@@ -299,7 +299,8 @@ export declare class Table {
    * node per failure domain (then `topKDistinct` is the table read);
    * `balance` (1.0 to 4.0), a balanced table (SPEC.md section 17): no node
    * holds more than `ceil(balance * P * w / W)` partitions per replica
-   * rank, lists stop at `replicas` and every change rebuilds the table.
+   * rank, lists stop at `replicas` and every change places every partition
+   * again (from an incrementally patched plain ranking).
    * Building ranks every partition over every node, on every core; a
    * table is meant for up to about 10^4 nodes.
    */

@@ -29,6 +29,10 @@ pub const MAX_BALANCE_MILLIONTHS: u32 = 4_000_000;
 /// window holds only `replicas` (for one replica, the owner's fast path).
 const REFILL: usize = 8;
 
+/// Up to this ranking depth a refill asks the backend's top-k for the whole
+/// prefix; deeper it ranks after the last node with a scalar scan.
+const SIMD_RANK_MAX: usize = 32;
+
 /// A balance factor, held exactly as an integer number of millionths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Balance {
@@ -103,8 +107,8 @@ pub struct NodeSlot {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
     key_hash: u64,
-    /// Whether the window holds something other than the ranking's start.
-    moved: bool,
+    /// Ranking position of the window's first entry (0: the ranking's start).
+    start: u32,
     /// Whether the window reaches the ranking's end.
     ended: bool,
     /// Entries in the window.
@@ -388,7 +392,7 @@ impl Placer<'_, '_> {
 
     /// Points partition `p` back at the start of its ranking.
     fn rewind(&mut self, p: usize) {
-        if self.cursors[p].moved {
+        if self.cursors[p].start != 0 {
             self.load_start(p);
         } else {
             self.cursors[p].next = 0;
@@ -399,13 +403,29 @@ impl Placer<'_, '_> {
     fn refill(&mut self, p: usize) {
         let depth = self.depth;
         let cursor = &mut self.cursors[p];
-        let mut buf = [Ranked::EMPTY; REFILL];
-        let got = ranked_after(self.nodes, self.equal, cursor.key_hash, cursor.last, &mut buf);
+        let start = cursor.start + cursor.len;
         let window = &mut self.candidates[p * depth..(p + 1) * depth];
-        for (slot, r) in window.iter_mut().zip(&buf[..got]) {
-            *slot = r.index;
-        }
-        cursor.moved = true;
+        let got = if start as usize + REFILL <= SIMD_RANK_MAX {
+            // Near the ranking's start the backend's top-k (SIMD) is cheaper
+            // than a scalar scan, even though it ranks the entries before too.
+            let mut buf = [Ranked::EMPTY; SIMD_RANK_MAX];
+            let end = self
+                .nodes
+                .top_k_of_hash(cursor.key_hash, &mut buf[..start as usize + REFILL]);
+            let fresh = buf.get(start as usize..end).unwrap_or(&[]);
+            for (slot, r) in window.iter_mut().zip(fresh) {
+                *slot = r.index;
+            }
+            fresh.len()
+        } else {
+            let mut buf = [Ranked::EMPTY; REFILL];
+            let got = ranked_after(self.nodes, self.equal, cursor.key_hash, cursor.last, &mut buf);
+            for (slot, r) in window.iter_mut().zip(&buf[..got]) {
+                *slot = r.index;
+            }
+            got
+        };
+        cursor.start = start;
         cursor.ended = got < REFILL;
         cursor.len = got as u32;
         cursor.next = 0;
@@ -534,7 +554,7 @@ fn load_start(nodes: &NodeTable<'_>, replicas: usize, cursor: &mut Cursor, windo
     };
     *cursor = Cursor {
         key_hash: cursor.key_hash,
-        moved: false,
+        start: 0,
         ended: got < replicas,
         len: got as u32,
         next: 0,
@@ -545,6 +565,49 @@ fn load_start(nodes: &NodeTable<'_>, replicas: usize, cursor: &mut Cursor, windo
 /// Candidates kept per partition.
 fn depth(replicas: usize) -> usize {
     replicas.max(REFILL)
+}
+
+/// Loads every partition's start from `plain`, the rows of a plain table
+/// ([`crate::partition::build`], or patched by its `on_add`, `on_remove`,
+/// `on_reweight`) for the same nodes and `replicas`, without domains: they
+/// hold exactly each partition's first `replicas` nodes, so no pair is scored.
+pub fn prepare_from_rows(
+    nodes: &NodeTable<'_>,
+    replicas: usize,
+    plain: &[u32],
+    candidates: &mut [u32],
+    cursors: &mut [Cursor],
+) -> Result<(), Error> {
+    let depth = depth(replicas);
+    if replicas == 0 || replicas > MAX_REPLICAS {
+        return Err(Error::BadReplicas { replicas });
+    }
+    for (expected, actual) in [
+        (cursors.len() * depth, candidates.len()),
+        (cursors.len() * replicas, plain.len()),
+    ] {
+        if expected != actual {
+            return Err(Error::LengthMismatch { expected, actual });
+        }
+    }
+    let hashing = nodes.hashing();
+    let windows = candidates.chunks_exact_mut(depth);
+    for ((p, cursor), (window, row)) in (0u32..)
+        .zip(cursors.iter_mut())
+        .zip(windows.zip(plain.chunks_exact(replicas)))
+    {
+        let got = row.iter().take_while(|&&i| i != NO_NODE).count();
+        window[..got].copy_from_slice(&row[..got]);
+        *cursor = Cursor {
+            key_hash: hashing.partition_key_hash(p),
+            start: 0,
+            ended: got < replicas,
+            len: got as u32,
+            next: 0,
+            last: NO_NODE,
+        };
+    }
+    Ok(())
 }
 
 /// Loads the start of the rankings of partitions `first..first + cursors.len()`

@@ -142,6 +142,27 @@ fn equals_the_greedy_over_all_pairs() {
     assert!(overflowing < cases / 2, "{overflowing} of {cases} overflowed");
 }
 
+/// Larger tables with tight caps, where partitions are turned down by many
+/// nodes and rank deep into their lists (past the SIMD refill).
+#[test]
+fn equals_the_greedy_when_partitions_rank_deep() {
+    let mut rng = Prng(0xdee9);
+    for round in 0..6 {
+        let n = 40 + (rng.next() % 40) as usize;
+        let bits = 8;
+        let replicas = 1 + round % 2;
+        let weights: Vec<u64> = (0..n).map(|i| if i % 7 == 0 { 5 } else { 1 }).collect();
+        let fw: Vec<f64> = weights.iter().map(|&w| w as f64).collect();
+        let nodes = Nodes::named("deep-", n, rng.next()).with_weights(&fw);
+        let table = nodes.table();
+        let caps = integer_caps(1_000_000, bits, &weights);
+        let (expected, expected_over) = greedy(&table, bits, replicas, &caps);
+        let (rows, report) = build(&table, bits, replicas, Balance::from_millionths(1_000_000).unwrap());
+        assert_eq!(rows, expected, "n={n} replicas={replicas}");
+        assert_eq!(report.over_cap, expected_over);
+    }
+}
+
 #[test]
 fn no_node_exceeds_its_cap_and_drained_nodes_hold_nothing() {
     let mut rng = Prng(7);
@@ -273,4 +294,46 @@ fn the_vectors_hold_on_every_backend() {
         checked += 1;
     }
     assert_eq!(checked, 22, "the vector file lost entries");
+}
+
+/// Placing from a plain table's rows (as the owned table does after patching
+/// them incrementally) gives the same table as a build from scratch.
+#[test]
+fn placing_from_patched_plain_rows_equals_a_build() {
+    use longstraw::partition;
+    let mut rng = Prng(0x9a7c);
+    for _ in 0..30 {
+        let n = 3 + (rng.next() % 40) as usize;
+        let bits = (rng.next() % 9) as u8;
+        let replicas = 1 + (rng.next() % 3) as usize;
+        let mut weights: Vec<f64> = (0..n)
+            .map(|_| [0.0, 1.0, 2.0, 0.5][(rng.next() % 4) as usize])
+            .collect();
+        weights[0] = 1.0;
+        let nodes = Nodes::named("inc-", n, rng.next()).with_weights(&weights);
+        let balance = Balance::from_millionths(1_020_000).unwrap();
+        // Plain rows for all but the last node, then the last node added incrementally.
+        let before = NodeTable::new(0, &nodes.table().hashes()[..n - 1], Some(&weights[..n - 1]))
+            .unwrap()
+            .with_hashing(nodes.table().hashing());
+        let mut plain = vec![0; (1 << bits) * replicas];
+        partition::build(&before, None, bits, replicas, &mut plain).unwrap();
+        let table = nodes.table();
+        partition::on_add(&table, None, bits, replicas, &mut plain, n as u32 - 1).unwrap();
+        let layout = BalancedLayout::of(&table, bits, replicas, balance).unwrap();
+        let mut candidates = vec![0; layout.candidates];
+        let mut cursors = vec![Cursor::default(); layout.cursors];
+        balanced::prepare_from_rows(&table, replicas, &plain, &mut candidates, &mut cursors).unwrap();
+        let mut rows = vec![0; layout.rows];
+        let buffers = BalancedBuffers {
+            candidates: &mut candidates,
+            cursors: &mut cursors,
+            holders: &mut vec![Held::EMPTY; layout.holders],
+            slots: &mut vec![NodeSlot::default(); layout.slots],
+        };
+        let report = balanced::build_prepared(&table, bits, replicas, balance, &mut rows, buffers).unwrap();
+        let (fresh, fresh_report) = build(&table, bits, replicas, balance);
+        assert_eq!(rows, fresh, "n={n} bits={bits} replicas={replicas}");
+        assert_eq!(report, fresh_report);
+    }
 }

@@ -18,9 +18,10 @@ use crate::table::{longstraw_table, set, LONGSTRAW_AUTO};
 /// full (SPEC.md section 17.4).
 ///
 /// `balance` is a number from 1.0 to 4.0, held to millionths. A lookup reads
-/// the stored ranks only: `longstraw_snapshot_top_k` returns at most
-/// `replicas` nodes. Every add, remove or weight change rebuilds the table
-/// (every cap depends on the total weight).
+/// the stored ranks only: `longstraw_snapshot_top_k` and
+/// `longstraw_snapshot_rank` return at most `replicas` nodes. Every add, remove or weight change places every
+/// partition again (every cap depends on the total weight); the plain
+/// ranking underneath is patched incrementally, so no pair is scored twice.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
 /// replicas or balance out of range, NaN included), `LONGSTRAW_OUT_OF_MEMORY`.

@@ -28,8 +28,10 @@ pub struct TableOptions {
     /// [`TableSnapshot::top_k_distinct`] is the O(1) read and `top_k` the O(n) one).
     pub distinct_domains: bool,
     /// `Some(b)`: a balanced table (SPEC.md §17): at each replica rank no
-    /// node holds more than `ceil(b * P * w_i / W)` partitions. Every change
-    /// then rebuilds the table, and `top_k` stops at `replicas`.
+    /// node holds more than `ceil(b * P * w_i / W)` partitions. `top_k` then
+    /// and `rank` stop at `replicas`, and every change places every partition
+    /// again from the plain rows, which are kept (as much memory again as the
+    /// rows) and patched incrementally.
     pub balance: Option<longstraw::balanced::Balance>,
 }
 
@@ -65,6 +67,8 @@ pub struct TableSnapshot {
     distinct: bool,
     balance: Option<longstraw::balanced::Balance>,
     rows: Vec<u32>,
+    /// A balanced table's plain rows (its partitions' first choices); empty otherwise.
+    plain: Vec<u32>,
 }
 
 impl TableSnapshot {
@@ -77,6 +81,7 @@ impl TableSnapshot {
             distinct: self.distinct,
             balance: self.balance,
             rows: crate::alloc::copied(&self.rows)?,
+            plain: crate::alloc::copied(&self.plain)?,
         })
     }
 }
@@ -124,6 +129,10 @@ impl Table {
             distinct: options.distinct_domains,
             balance: options.balance,
             rows: crate::alloc::filled(len, partition::NO_NODE)?,
+            plain: match options.balance {
+                Some(_) => crate::alloc::filled(len, partition::NO_NODE)?,
+                None => Vec::new(),
+            },
         };
         snap.rebuild()?;
         Ok(Table {
@@ -268,15 +277,31 @@ impl TableSnapshot {
         }
     }
 
-    /// Ranks every partition, split across the available cores.
+    /// Builds the rows from scratch.
     fn rebuild(&mut self) -> Result<()> {
+        let Some(balance) = self.balance else {
+            return self.rebuild_plain();
+        };
+        // A balanced table keeps the plain rows: they are its first choices.
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        let built = self.rebuild_plain();
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        built?;
+        self.place_balanced(balance)
+    }
+
+    /// Places a balanced table's rows from its plain rows (crate::balanced).
+    fn place_balanced(&mut self, balance: longstraw::balanced::Balance) -> Result<()> {
+        let table = self.members.table();
+        crate::balanced::place(&table, self.bits, self.replicas, balance, &self.plain, &mut self.rows)?;
+        Ok(())
+    }
+
+    /// Ranks every partition into `rows`, split across the available cores.
+    fn rebuild_plain(&mut self) -> Result<()> {
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);
-        if let Some(balance) = self.balance {
-            crate::balanced::build(&table, bits, replicas, balance, &mut self.rows)?;
-            return Ok(());
-        }
         let partitions = 1usize << bits;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         if threads == 1 || partitions * self.members.len() < PARALLEL_BUILD_MIN {
@@ -301,13 +326,23 @@ impl TableSnapshot {
 
     fn apply(&mut self, change: Change<'_>) -> Result<()> {
         let applied = apply(&mut self.members, change)?;
-        if self.balance.is_some() {
-            // Caps depend on the total weight: see crate::balanced.
-            return match applied {
-                Applied::Relabelled => Ok(()),
-                _ => self.rebuild(),
-            };
+        let Some(balance) = self.balance else {
+            return self.patch_plain(applied);
+        };
+        if matches!(applied, Applied::Relabelled) {
+            return Ok(());
         }
+        // The plain rows update incrementally; the caps depend on the total
+        // weight, so the assignment is placed again from them (crate::balanced).
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        let patched = self.patch_plain(applied);
+        std::mem::swap(&mut self.rows, &mut self.plain);
+        patched?;
+        self.place_balanced(balance)
+    }
+
+    /// Patches the plain rows after one membership change.
+    fn patch_plain(&mut self, applied: Applied) -> Result<()> {
         let table = self.members.table();
         let domains = if self.distinct { self.members.domain_ids() } else { None };
         let (bits, replicas) = (self.bits, self.replicas);

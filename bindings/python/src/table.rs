@@ -22,7 +22,8 @@ use crate::snapshot::TableSnapshot;
 /// neither changes a result. `balance` (1.0 to 4.0) makes a balanced table
 /// (SPEC.md §17): no node holds more than `ceil(balance * P * w / W)`
 /// partitions per replica rank; lists then stop at `replicas`, and every
-/// change rebuilds the table.
+/// change places every partition again (from an incrementally patched
+/// plain ranking).
 #[pyclass(frozen, module = "longstraw", name = "Table")]
 pub(crate) struct Table {
     shared: Shared<Set>,

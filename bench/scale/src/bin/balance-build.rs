@@ -21,7 +21,10 @@ fn main() {
     let replicas: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let hashes: Vec<u64> = node_ids(n).iter().map(|id| node_hash(id.as_bytes(), 0)).collect();
     let table = NodeTable::new(0, &hashes, None).unwrap();
-    let bits = default_partition_bits(n);
+    let bits = std::env::var("BITS")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| default_partition_bits(n));
     let balance = Balance::new(balance_arg).unwrap();
     let layout = BalancedLayout::of(&table, bits, replicas, balance).unwrap();
     let mut rows = vec![0u32; layout.rows];

@@ -2,7 +2,7 @@
 //! partitions moved on add, remove and reweight against the optimum, and
 //! build time. Prints a table and writes JSON lines.
 //!
-//! `cargo run --release -p longstraw-bench-scale --bin balance-report [out.jsonl] [max_n]`
+//! `cargo run --release -p longstraw-bench-scale --bin balance-report [out.jsonl] [max_n] [--no-default-bits-at-10k]`
 //!
 //! n = 10^4 runs twice: with 2^16 partitions for the moves (every balanced
 //! change is a rebuild), and at the default 2^20 for balance and build only.
@@ -57,10 +57,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let out_path = args.next().unwrap_or_else(|| "balance-report.jsonl".into());
     let max_n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let default_bits_at_10k = args.next().as_deref() != Some("--no-default-bits-at-10k");
     let mut out = std::fs::File::create(&out_path).expect("writable output");
     let keys: Vec<Vec<u8>> = (0..200_000u32).map(|i| format!("user:{i}").into_bytes()).collect();
-    println!("| n | bits | table | max/mean | add moved/opt | remove moved/opt | reweight moved/opt | build ms | lookup ns |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| n | bits | table | max/mean | add moved/opt | remove moved/opt | reweight moved/opt | build ms | add ms | lookup ns |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for n in [100usize, 1000, 10_000].into_iter().filter(|&n| n <= max_n) {
         // Default bits up to 10^3; 2^16 at 10^4 (the default 2^20 builds 10^10 pairs per run).
         let bits = if n <= 1000 { default_partition_bits(n) } else { 16 };
@@ -78,7 +79,9 @@ fn main() {
             let before = t.snapshot();
             let base = owners(&before);
 
+            let start = Instant::now();
             t.add("joiner", 1.0).unwrap();
+            let add_ms = ms(start);
             let add = moved(&base, &owners(&t.snapshot())) as f64 / (partitions / (n + 1) as f64);
             t.remove("joiner").unwrap();
             assert_eq!(owners(&t.snapshot()), base, "add then remove must restore the table");
@@ -95,17 +98,17 @@ fn main() {
             let mm = max_over_mean(&before);
             let lookup = lookup_ns(&before, &keys);
             let name = balance.map_or("plain".to_string(), |b| format!("balanced {b:.2}"));
-            println!("| {n} | {bits} | {name} | {mm:.3} | {add:.2} | {remove:.2} | {reweight:.2} | {build:.0} | {lookup:.1} |");
+            println!("| {n} | {bits} | {name} | {mm:.3} | {add:.2} | {remove:.2} | {reweight:.2} | {build:.0} | {add_ms:.1} | {lookup:.1} |");
             writeln!(
                 out,
                 "{{\"n\":{n},\"bits\":{bits},\"balance\":{},\"max_over_mean\":{mm:.4},\"add_moved_over_optimal\":{add:.3},\
-                 \"remove_moved_over_optimal\":{remove:.3},\"reweight_moved_over_optimal\":{reweight:.3},\"build_ms\":{build:.1},\"lookup_ns\":{lookup:.2}}}",
+                 \"remove_moved_over_optimal\":{remove:.3},\"reweight_moved_over_optimal\":{reweight:.3},\"build_ms\":{build:.1},\"add_ms\":{add_ms:.2},\"lookup_ns\":{lookup:.2}}}",
                 balance.map_or("null".into(), |b| b.to_string())
             )
             .unwrap();
         }
     }
-    if max_n >= 10_000 {
+    if max_n >= 10_000 && default_bits_at_10k {
         // n = 10^4 at the default 2^20 partitions: balance, build and lookup only.
         let n = 10_000;
         let bits = default_partition_bits(n);
@@ -122,7 +125,7 @@ fn main() {
             let s = t.snapshot();
             let (mm, lookup) = (max_over_mean(&s), lookup_ns(&s, &keys));
             let name = balance.map_or("plain".to_string(), |b| format!("balanced {b:.2}"));
-            println!("| {n} | {bits} | {name} | {mm:.3} | - | - | - | {build:.0} | {lookup:.1} |");
+            println!("| {n} | {bits} | {name} | {mm:.3} | - | - | - | {build:.0} | - | {lookup:.1} |");
             writeln!(
                 out,
                 "{{\"n\":{n},\"bits\":{bits},\"balance\":{},\"max_over_mean\":{mm:.4},\"build_ms\":{build:.1},\"lookup_ns\":{lookup:.2}}}",
