@@ -40,6 +40,7 @@ mod placement;
 mod score;
 pub mod skeleton;
 mod table;
+mod walk;
 mod weight;
 
 pub use backend::{Backend, BackendKind};
