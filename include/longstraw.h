@@ -183,8 +183,9 @@ typedef enum {
    */
   LONGSTRAW_INTERNAL_ERROR = 17,
   /**
-   * A partition-table or skeleton parameter (partition bits, replicas per
-   * partition, skeleton fan-out or levels) is out of its documented range.
+   * A partition-table, skeleton or bounded-load parameter (partition bits,
+   * replicas per partition, skeleton fan-out or levels, balance factor) is
+   * out of its documented range.
    */
   LONGSTRAW_INVALID_PARAMETER = 18,
   /**
@@ -210,6 +211,25 @@ typedef enum {
    */
   LONGSTRAW_MODE_SKELETON = 2,
 } longstraw_mode;
+
+/**
+ * A flat node set that caps each node's in-flight requests at
+ * `ceil(c * (in_flight + 1) * w_i / W)` (SPEC.md section 16).
+ *
+ * Create it with `longstraw_bounded_new`, place each request with
+ * `longstraw_bounded_acquire` and end it with `longstraw_bounded_release`.
+ * Every function except `longstraw_bounded_free` may be called
+ * concurrently from any thread on the same handle; acquire and release take
+ * no lock.
+ */
+typedef struct longstraw_bounded longstraw_bounded;
+
+/**
+ * One request in flight, from `longstraw_bounded_acquire`. Release it
+ * exactly once with `longstraw_bounded_release`, from any thread; it may
+ * outlive its `longstraw_bounded`.
+ */
+typedef struct longstraw_lease longstraw_lease;
 
 /**
  * A node set that any number of threads may use at once.
@@ -266,6 +286,140 @@ typedef struct longstraw_table longstraw_table;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Creates an empty bounded-load set with balance factor `balance_factor`
+ * (`c`; 1.25 is the usual choice; it must be finite and at least
+ * 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_bounded_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
+ * balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `out` must be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_bounded_new(uint64_t seed,
+                                       uint32_t placement,
+                                       double balance_factor,
+                                       longstraw_bounded **out);
+
+/**
+ * Releases a bounded-load set. `NULL` is ignored. Leases still out stay
+ * valid and are released separately.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle, not used again afterwards.
+ */
+void longstraw_bounded_free(longstraw_bounded *b);
+
+/**
+ * Adds one node (`id_len` bytes at `id`, copied) with weight `weight`.
+ *
+ * Errors: as `longstraw_rendezvous_add`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `id` must be NULL or point to `id_len`
+ * readable bytes.
+ */
+longstraw_result longstraw_bounded_add(longstraw_bounded *b,
+                                       const uint8_t *id,
+                                       size_t id_len,
+                                       double weight);
+
+/**
+ * Removes a node. Its leases stay valid and release cleanly; the in-flight
+ * total keeps counting them until they are released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_remove(longstraw_bounded *b,
+                                          const uint8_t *id,
+                                          size_t id_len);
+
+/**
+ * Changes a node's weight; 0 drains it (no new requests; its leases run
+ * out).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+ * `LONGSTRAW_INVALID_WEIGHT`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_set_weight(longstraw_bounded *b,
+                                              const uint8_t *id,
+                                              size_t id_len,
+                                              double weight);
+
+/**
+ * Places one request for `key` (`key_len` bytes): the first node of the
+ * key's ranking with room, which is the owner whenever the owner has room.
+ *
+ * On success `*lease` receives the lease, and `*id` / `*id_len` the chosen
+ * node's id, valid until the lease is released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_NO_ELIGIBLE_NODE` (empty
+ * or all drained). Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `key` must be NULL or point to
+ * `key_len` readable bytes; each out-pointer must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_acquire(const longstraw_bounded *b,
+                                           const uint8_t *key,
+                                           size_t key_len,
+                                           longstraw_lease **lease,
+                                           const uint8_t **id,
+                                           size_t *id_len);
+
+/**
+ * Ends a request: frees its place on the node. Call it exactly once per
+ * lease, from any thread. `NULL` is `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `lease` must be NULL or a lease from `longstraw_bounded_acquire` that was
+ * not released yet; it must not be used afterwards.
+ */
+longstraw_result longstraw_bounded_release(longstraw_lease *lease);
+
+/**
+ * Writes the number of requests in flight (on all nodes, including nodes
+ * removed since their requests started) to `*out`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_in_flight(const longstraw_bounded *b,
+                                             uint64_t *out);
+
+/**
+ * Reads every current node's in-flight requests, for metrics.
+ *
+ * `*snapshot` receives the membership the loads belong to (release it with
+ * `longstraw_snapshot_free`; get node ids from it with
+ * `longstraw_snapshot_node`), `*count` its node count, and
+ * `loads[0 .. min(count, loads_len))` the load of each node by index.
+ * Call with `loads_len` >= the node count to get them all.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `loads` must be NULL (with
+ * `loads_len` 0) or point to `loads_len` writable `uint64_t`; the other
+ * out-pointers must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_loads(const longstraw_bounded *b,
+                                         const longstraw_snapshot **snapshot,
+                                         uint64_t *loads,
+                                         size_t loads_len,
+                                         size_t *count);
 
 /**
  * Creates an empty node set.

@@ -13,6 +13,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod boundary;
+mod bounded;
 mod members;
 mod mode;
 mod rendezvous;
@@ -22,6 +23,7 @@ mod snapshot;
 mod table;
 mod version;
 
+pub use bounded::*;
 pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;

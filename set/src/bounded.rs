@@ -326,6 +326,14 @@ impl BoundedLoad {
             .collect()
     }
 
+    /// The current membership and the in-flight requests of each of its
+    /// nodes (by node index), read together so that indices agree.
+    pub fn loads_with_snapshot(&self) -> (Arc<Snapshot>, Vec<u64>) {
+        let state = self.state.load();
+        let loads = state.slots.iter().map(|s| s.load.load(Ordering::Relaxed)).collect();
+        (state.members.clone(), loads)
+    }
+
     /// The cap node `index` of the current snapshot would have for one more
     /// request now: `ceil(c * (in_flight + 1) * w_i / W)` (0 when drained).
     pub fn cap(&self, index: u32) -> Option<u64> {
