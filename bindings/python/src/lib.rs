@@ -5,6 +5,7 @@
 mod methods;
 
 mod batch;
+mod bounded;
 mod buffer;
 mod convert;
 mod error;
@@ -31,6 +32,8 @@ fn backend() -> PyResult<&'static str> {
 fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<rendezvous::Rendezvous>()?;
+    m.add_class::<bounded::BoundedLoad>()?;
+    m.add_class::<bounded::Lease>()?;
     m.add_class::<snapshot::Snapshot>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<snapshot::TableSnapshot>()?;

@@ -13,6 +13,8 @@ rendezvous, for the largest fleets) have the same methods. See
 """
 
 from ._longstraw import (
+    BoundedLoad,
+    Lease,
     NoEligibleNodeError,
     Rendezvous,
     Skeleton,
@@ -26,6 +28,8 @@ from ._longstraw import (
 )
 
 __all__ = [
+    "BoundedLoad",
+    "Lease",
     "NoEligibleNodeError",
     "Rendezvous",
     "Skeleton",
