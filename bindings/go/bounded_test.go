@@ -64,8 +64,15 @@ func TestBoundedNeverExceedsTheCapInOneGoroutine(t *testing.T) {
 		releases = append(releases, release)
 	}
 	loads, _ := b.Loads()
-	if len(loads) != n {
-		t.Fatalf("one hot key must spread over all %d nodes, got %v", n, loads)
+	busy := 0
+	for _, l := range loads {
+		if l > 0 {
+			busy++
+		}
+	}
+	// One hot key fills the first n / c = 8 nodes of its ranking to their caps.
+	if busy < 8 {
+		t.Fatalf("one hot key must spread over at least 8 of %d nodes, got %v", n, loads)
 	}
 	for _, r := range releases {
 		r()

@@ -125,6 +125,7 @@ impl From<SetError> for JsErr {
             SetError::HashCollision { .. } => (Kind::Error, codes::HASH_COLLISION),
             SetError::Backend { .. } => (Kind::Error, codes::BACKEND),
             SetError::InvalidDomain { .. } => (Kind::Range, codes::INVALID_DOMAIN),
+            SetError::InvalidBalanceFactor { .. } => (Kind::Range, codes::INVALID_PARAMETER),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

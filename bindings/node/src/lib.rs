@@ -5,6 +5,7 @@
 //! membership live in `longstraw` and `longstraw-set`.
 
 mod batch;
+mod bounded;
 mod construct;
 mod error;
 mod fast;
