@@ -4,6 +4,7 @@
 //! `cargo bench -p longstraw-bench --bench bounded`.
 
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -30,6 +31,22 @@ fn bounded(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) & (KEY_POOL - 1);
             black_box(plain.load().owner_index(black_box(&pool[i])).unwrap())
+        })
+    });
+    // The floor of any lock-free design with a global total: owner plus the
+    // four atomic read-modify-writes (announce, admit, release node, release
+    // total) on counters of its own.
+    let (total, load) = (AtomicU64::new(0), AtomicU64::new(0));
+    g.bench_function("owner_plus_4_atomics", |b| {
+        b.iter(|| {
+            i = (i + 1) & (KEY_POOL - 1);
+            let owner = plain.load().owner_index(black_box(&pool[i])).unwrap();
+            total.fetch_add(1, Ordering::Relaxed);
+            let l = load.load(Ordering::Relaxed);
+            let _ = load.compare_exchange(l, l + 1, Ordering::Relaxed, Ordering::Relaxed);
+            load.fetch_sub(1, Ordering::Relaxed);
+            total.fetch_sub(1, Ordering::Relaxed);
+            black_box(owner)
         })
     });
     g.bench_function("acquire_release", |b| {

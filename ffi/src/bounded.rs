@@ -1,6 +1,6 @@
 //! `longstraw_bounded`: bounded loads (SPEC.md §16) over a flat node set.
 
-use longstraw_set::{BoundedLoad, Lease, Options, Placement};
+use longstraw_set::{BoundedLoad, Options, OwnedLease, Placement};
 
 use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
 use crate::mode::flat_handle;
@@ -173,7 +173,7 @@ pub unsafe extern "C" fn longstraw_bounded_acquire(
         // SAFETY: forwarded contract.
         let (set, key) = unsafe { (bounded(b)?, in_slice(key, key_len)?) };
         let (lease_out, id_out, id_len_out) = (Out::new(lease)?, Out::new(id)?, Out::new(id_len)?);
-        let acquired = Box::new(set.acquire(key)?);
+        let acquired = Box::new(set.acquire_owned(key)?);
         let (id_ptr, len) = (acquired.node_id().as_ptr(), acquired.node_id().len());
         // SAFETY: checked by Out::new; validity is this function's contract.
         // The id bytes live in the lease's node counter, which the lease keeps alive.
@@ -200,7 +200,7 @@ pub unsafe extern "C" fn longstraw_bounded_release(lease: *mut longstraw_lease) 
         }
         // SAFETY: `lease` came from Box::into_raw in longstraw_bounded_acquire
         // and the caller gives it up here.
-        drop(unsafe { Box::from_raw(lease.cast::<Lease>()) });
+        drop(unsafe { Box::from_raw(lease.cast::<OwnedLease>()) });
         Ok(())
     })
 }

@@ -34,6 +34,8 @@
 //! node still releases cleanly and the total stays right: leases on removed
 //! or drained nodes still count in `T` until they end.
 
+use std::marker::PhantomData;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -102,49 +104,107 @@ struct State {
 pub struct BoundedLoad {
     state: ArcSwap<State>,
     writer: Mutex<()>,
+    /// Counters of removed nodes that a borrowed [`Lease`] may still point
+    /// to; each is freed once no state refers to it and its load is 0.
+    retired: Mutex<Vec<Arc<Slot>>>,
     total: Arc<AtomicU64>,
     factor: f64,
 }
 
-/// One admitted request. Dropping it (or calling [`Lease::release`]) ends
-/// the request and frees its place on the node.
+/// One admitted request, borrowed from its [`BoundedLoad`] (no reference
+/// count to touch: the fast path). Dropping it (or calling
+/// [`Lease::release`]) ends the request and frees its place on the node.
+/// [`BoundedLoad::acquire_owned`] gives an [`OwnedLease`] that may outlive
+/// the set.
+#[must_use = "dropping a lease ends the request at once"]
+pub struct Lease<'a> {
+    /// Points into a counter that the set keeps alive for its whole life
+    /// (in its current state or its retired list), so for at least `'a`.
+    slot: NonNull<Slot>,
+    index: u32,
+    owner: bool,
+    _set: PhantomData<&'a BoundedLoad>,
+}
+
+// SAFETY: a Lease only reads `Slot::id` and does atomic operations on the
+// slot's counters, all of which are shared safely between threads (Slot is
+// Send + Sync); the pointee outlives 'a wherever the lease goes.
+unsafe impl Send for Lease<'_> {}
+// SAFETY: as above; `&Lease` exposes only reads of immutable data.
+unsafe impl Sync for Lease<'_> {}
+
+/// One admitted request that owns a reference to its node's counter, so it
+/// may outlive its [`BoundedLoad`] (what the language bindings hand out).
 #[derive(Debug)]
 #[must_use = "dropping a lease ends the request at once"]
-pub struct Lease {
+pub struct OwnedLease {
     slot: Arc<Slot>,
     index: u32,
     owner: bool,
 }
 
-impl Lease {
-    /// The id of the node that took the request.
-    pub fn node_id(&self) -> &[u8] {
-        &self.slot.id
-    }
-    /// The node's shared id (no copy).
-    pub fn node_id_shared(&self) -> Arc<[u8]> {
-        self.slot.id.clone()
-    }
-    /// The node's index in the snapshot that admitted the request (it may
-    /// differ in later snapshots; use [`Lease::node_id`] for identity).
-    pub fn index(&self) -> u32 {
-        self.index
-    }
-    /// Whether the node is the key's owner (it had room).
-    pub fn is_owner(&self) -> bool {
-        self.owner
-    }
-    /// Ends the request (the same as dropping the lease).
-    pub fn release(self) {}
+macro_rules! lease_accessors {
+    ($t:ty) => {
+        impl $t {
+            /// The id of the node that took the request.
+            pub fn node_id(&self) -> &[u8] {
+                &self.slot().id
+            }
+            /// The node's shared id (no copy).
+            pub fn node_id_shared(&self) -> Arc<[u8]> {
+                self.slot().id.clone()
+            }
+            /// The node's index in the snapshot that admitted the request (it
+            /// may differ in later snapshots; use `node_id` for identity).
+            pub fn index(&self) -> u32 {
+                self.index
+            }
+            /// Whether the node is the key's owner (it had room).
+            pub fn is_owner(&self) -> bool {
+                self.owner
+            }
+            /// Ends the request (the same as dropping the lease).
+            pub fn release(self) {}
+        }
+
+        impl Drop for $t {
+            fn drop(&mut self) {
+                let slot = self.slot();
+                // Node first, then total: the total never falls below the sum
+                // of the loads. The counters guard no other data, so Relaxed
+                // is enough: each counter's read-modify-writes are totally
+                // ordered on their own.
+                slot.load.fetch_sub(1, Ordering::Relaxed);
+                slot.total.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    };
 }
 
-impl Drop for Lease {
-    fn drop(&mut self) {
-        // Node first, then total: the total never falls below the sum of the
-        // loads. The counters guard no other data, so Relaxed is enough: each
-        // counter's read-modify-writes are totally ordered on their own.
-        self.slot.load.fetch_sub(1, Ordering::Relaxed);
-        self.slot.total.fetch_sub(1, Ordering::Relaxed);
+impl Lease<'_> {
+    fn slot(&self) -> &Slot {
+        // SAFETY: the set keeps every slot it ever handed out alive until it
+        // is dropped (current state or retired list), and `'a` borrows the set.
+        unsafe { self.slot.as_ref() }
+    }
+}
+
+impl OwnedLease {
+    fn slot(&self) -> &Slot {
+        &self.slot
+    }
+}
+
+lease_accessors!(Lease<'_>);
+lease_accessors!(OwnedLease);
+
+impl std::fmt::Debug for Lease<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lease")
+            .field("node", &crate::error::show_id(self.node_id()))
+            .field("index", &self.index)
+            .field("owner", &self.owner)
+            .finish()
     }
 }
 
@@ -169,8 +229,10 @@ impl Drop for Announced<'_> {
 fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
     let mut load = slot.load.load(Ordering::Relaxed);
     loop {
-        let cap = (share * total.load(Ordering::Relaxed) as f64).ceil();
-        if (load + 1) as f64 > cap {
+        // `load + 1 <= ceil(x)` is `load < x` for an integer load, which
+        // spares a call to `ceil` (not an instruction on baseline x86-64).
+        let bound = share * total.load(Ordering::Relaxed) as f64;
+        if load as f64 >= bound {
             return false;
         }
         match slot
@@ -209,30 +271,27 @@ impl State {
     }
 
     #[inline]
-    fn admit(&self, index: u32, owner: bool, total: &AtomicU64) -> Option<Lease> {
+    fn admit(&self, index: u32, total: &AtomicU64) -> bool {
         let i = index as usize;
-        try_admit(&self.slots[i], self.shares[i], total).then(|| Lease {
-            slot: self.slots[i].clone(),
-            index,
-            owner,
-        })
+        try_admit(&self.slots[i], self.shares[i], total)
     }
 
     /// One pass down the ranking from rank `from` (1 after a failed owner
     /// check; 0 on later passes, when the owner may have room again).
-    fn walk(&self, kh: u64, from: usize, total: &AtomicU64) -> Option<Lease> {
+    /// Returns the admitting node's index and whether it is the owner.
+    fn walk(&self, kh: u64, from: usize, total: &AtomicU64) -> Option<(u32, bool)> {
         let table = self.members.table();
         let mut ranks = [Ranked::EMPTY; WALK_BATCH];
         let len = table.top_k_of_hash(kh, &mut ranks);
         for (rank, r) in ranks[..len].iter().enumerate().skip(from) {
-            if let Some(lease) = self.admit(r.index, rank == 0, total) {
-                return Some(lease);
+            if self.admit(r.index, total) {
+                return Some((r.index, rank == 0));
             }
         }
         let mut at = ranks[len - 1];
         while let Some(next) = table.next_in_ranking_of_hash(kh, &at) {
-            if let Some(lease) = self.admit(next.index, false, total) {
-                return Some(lease);
+            if self.admit(next.index, total) {
+                return Some((next.index, false));
             }
             at = next;
         }
@@ -264,6 +323,7 @@ impl BoundedLoad {
         Ok(BoundedLoad {
             state: ArcSwap::from_pointee(state),
             writer: Mutex::new(()),
+            retired: Mutex::new(Vec::new()),
             total,
             factor,
         })
@@ -271,7 +331,27 @@ impl BoundedLoad {
 
     /// Places one request for `key`: the first node of the key's ranking
     /// with room (SPEC.md §16). Errors only when no node is eligible.
-    pub fn acquire(&self, key: &[u8]) -> Result<Lease> {
+    #[inline]
+    pub fn acquire(&self, key: &[u8]) -> Result<Lease<'_>> {
+        self.place(key, |slot, index, owner| Lease {
+            slot: NonNull::from(&**slot),
+            index,
+            owner,
+            _set: PhantomData,
+        })
+    }
+
+    /// [`BoundedLoad::acquire`], with a lease that may outlive the set.
+    pub fn acquire_owned(&self, key: &[u8]) -> Result<OwnedLease> {
+        self.place(key, |slot, index, owner| OwnedLease {
+            slot: slot.clone(),
+            index,
+            owner,
+        })
+    }
+
+    #[inline]
+    fn place<L>(&self, key: &[u8], lease: impl FnOnce(&Arc<Slot>, u32, bool) -> L) -> Result<L> {
         let state = self.state.load();
         let table = state.members.table();
         let kh = key_hash(key, table.seed());
@@ -281,15 +361,15 @@ impl BoundedLoad {
             total: &self.total,
             placed: false,
         };
-        if let Some(lease) = state.admit(owner, true, &self.total) {
+        if state.admit(owner, &self.total) {
             announced.placed = true;
-            return Ok(lease);
+            return Ok(lease(&state.slots[owner as usize], owner, true));
         }
         let mut from = 1;
         loop {
-            if let Some(lease) = state.walk(kh, from, &self.total) {
+            if let Some((index, is_owner)) = state.walk(kh, from, &self.total) {
                 announced.placed = true;
-                return Ok(lease);
+                return Ok(lease(&state.slots[index as usize], index, is_owner));
             }
             from = 0;
             // Only another thread's acquire or release can make a pass fail
@@ -375,7 +455,31 @@ impl BoundedLoad {
         }
         members.seal(current.members.generation() + 1)?;
         let next = State::new(Arc::new(members), self.factor, Some(&current), &self.total);
+        let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+        retired.extend(
+            current
+                .slots
+                .iter()
+                .filter(|s| {
+                    next.members
+                        .index_of(&s.id)
+                        .is_none_or(|i| !Arc::ptr_eq(&next.slots[i as usize], s))
+                })
+                .cloned(),
+        );
         self.state.store(Arc::new(next));
+        drop(current);
+        // A retired counter can go once no state refers to it (so no acquire
+        // can reach it: checked first) and no lease holds it (load 0).
+        retired.retain(|s| {
+            if Arc::strong_count(s) > 1 {
+                return true;
+            }
+            // Pairs with the Release of the last state's drop: the admissions
+            // made through that state are visible to the load below.
+            std::sync::atomic::fence(Ordering::Acquire);
+            s.load.load(Ordering::Relaxed) > 0
+        });
         Ok(())
     }
 }

@@ -35,7 +35,9 @@ mod snapshot;
 mod table;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
-pub use bounded::{validate_balance_factor, BoundedLoad, Lease, DEFAULT_BALANCE_FACTOR, MIN_BALANCE_FACTOR};
+pub use bounded::{
+    validate_balance_factor, BoundedLoad, Lease, OwnedLease, DEFAULT_BALANCE_FACTOR, MIN_BALANCE_FACTOR,
+};
 pub use error::{Error, Result};
 pub use longstraw::SkeletonShape;
 pub use longstraw::{Backend, BackendKind, Placement, Ranked};

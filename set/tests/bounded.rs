@@ -316,3 +316,25 @@ fn bad_factors_and_empty_sets_are_clear_errors() {
     );
     assert_eq!(b.in_flight(), 0, "a failed acquire must not stay counted");
 }
+
+#[test]
+fn borrowed_leases_survive_removals_and_owned_ones_outlive_the_set() {
+    let b = BoundedLoad::new(ids(4), Options::default(), 1.25).unwrap();
+    let borrowed = b.acquire(b"k").unwrap();
+    let id = borrowed.node_id().to_vec();
+    b.remove(&id).unwrap();
+    // More changes: the removed node's counter must stay while a lease holds it.
+    for i in 0..5 {
+        b.add(format!("extra-{i}"), 1.0).unwrap();
+    }
+    assert_eq!(borrowed.node_id(), &id[..]);
+    assert_eq!(b.in_flight(), 1);
+    drop(borrowed);
+    assert_eq!(b.in_flight(), 0);
+    b.add("later", 1.0).unwrap(); // the retired counter can go now
+    let owned = b.acquire_owned(b"k").unwrap();
+    let owned_id = owned.node_id().to_vec();
+    drop(b);
+    assert_eq!(owned.node_id(), &owned_id[..]);
+    owned.release();
+}

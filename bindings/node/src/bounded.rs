@@ -4,7 +4,7 @@
 use std::ptr;
 use std::sync::{Arc, Mutex};
 
-use longstraw_set::{BoundedLoad as Set, Lease as SetLease, DEFAULT_BALANCE_FACTOR};
+use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, DEFAULT_BALANCE_FACTOR};
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi_derive::napi;
@@ -97,7 +97,7 @@ impl BoundedLoad {
         let acquired = (|| -> Res<SetLease> {
             let mut buf = KeyBuf::default();
             let bytes = js.bytes(key.raw(), &mut buf, &|| "key".into())?;
-            Ok(self.inner.acquire(bytes)?)
+            Ok(self.inner.acquire_owned(bytes)?)
         })()
         .or_throw(env)?;
         Ok(Lease {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
-use longstraw_set::{BoundedLoad as Set, Lease as SetLease, Options, Placement, DEFAULT_BALANCE_FACTOR};
+use longstraw_set::{BoundedLoad as Set, Options, OwnedLease as SetLease, Placement, DEFAULT_BALANCE_FACTOR};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict};
@@ -100,7 +100,7 @@ impl BoundedLoad {
     /// and returns its :class:`Lease`. Raises ``NoEligibleNodeError`` when
     /// no node has a non-zero weight.
     fn acquire(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Lease> {
-        let lease = with_key(key, |k| self.set.acquire(k))?.map_err(to_py)?;
+        let lease = with_key(key, |k| self.set.acquire_owned(k))?.map_err(to_py)?;
         Ok(Lease {
             node: self.object_of(py, lease.node_id()),
             is_owner: lease.is_owner(),
