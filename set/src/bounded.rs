@@ -30,9 +30,13 @@
 //! # Membership
 //!
 //! Membership changes publish a new snapshot; a node that stays keeps its
-//! counter. A lease keeps its node's counter alive, so a lease on a removed
-//! node still releases cleanly and the total stays right: leases on removed
-//! or drained nodes still count in `T` until they end.
+//! counter. A removed node's counter is retired, not freed, while anything
+//! may still point to it: a [`Lease`] (which borrows the set, so acquire and
+//! release touch no reference count) or an [`OwnedLease`] (which holds a
+//! reference, for leases that outlive the set, as in the language bindings).
+//! So a lease on a removed node still releases cleanly and the total stays
+//! right: leases on removed or drained nodes still count in `T` until they
+//! end.
 
 use std::marker::PhantomData;
 use std::ptr::NonNull;
