@@ -77,29 +77,32 @@ $(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/include/longst
 	@mkdir -p $(C_BUILD)
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lpthread -lm
 
-C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads
+C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_bounded
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
 	$(C_BUILD)/test_api $(CARGO_VERSION)
 	$(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/test_threads 3000
+	$(C_BUILD)/test_bounded 20000
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
 	$(VALGRIND) $(C_BUILD)/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(VALGRIND) $(C_BUILD)/test_threads 200
+	$(VALGRIND) $(C_BUILD)/test_bounded 500
 	@echo "c: valgrind memcheck: 0 errors, 0 leaks"
 
 c-sanitizers: c-deps c-lib
 	@mkdir -p $(C_BUILD)/asan
-	for t in test_api test_vectors test_threads; do \
+	for t in test_api test_vectors test_threads test_bounded; do \
 	  $(CC) $(C_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	    $(ROOT)/tests/c/$$t.c -o $(C_BUILD)/asan/$$t $(C_LINK) -lcjson -lpthread -lm; \
 	done
 	$(C_BUILD)/asan/test_api $(CARGO_VERSION)
 	$(C_BUILD)/asan/test_vectors $(VECTORS) $(SCALE_VECTORS)
 	$(C_BUILD)/asan/test_threads 1000
+	$(C_BUILD)/asan/test_bounded 5000
 	@echo "c: ASan + UBSan: clean"
 
 # ThreadSanitizer needs the library instrumented too, which takes a nightly
