@@ -189,8 +189,9 @@ typedef enum {
    */
   LONGSTRAW_INTERNAL_ERROR = 17,
   /**
-   * A partition-table or skeleton parameter (partition bits, replicas per
-   * partition, skeleton fan-out or levels) is out of its documented range.
+   * A partition-table, skeleton or bounded-load parameter (partition bits,
+   * replicas per partition, skeleton fan-out or levels, balance factor) is
+   * out of its documented range.
    */
   LONGSTRAW_INVALID_PARAMETER = 18,
   /**
@@ -222,6 +223,25 @@ typedef enum {
    */
   LONGSTRAW_MODE_SKELETON = 2,
 } longstraw_mode;
+
+/**
+ * A flat node set that caps each node's in-flight requests at
+ * `ceil(c * (in_flight + 1) * w_i / W)` (SPEC.md section 16).
+ *
+ * Create it with `longstraw_bounded_new`, place each request with
+ * `longstraw_bounded_acquire` and end it with `longstraw_bounded_release`.
+ * Every function except `longstraw_bounded_free` may be called
+ * concurrently from any thread on the same handle; acquire and release take
+ * no lock.
+ */
+typedef struct longstraw_bounded longstraw_bounded;
+
+/**
+ * One request in flight, from `longstraw_bounded_acquire`. Release it
+ * exactly once with `longstraw_bounded_release`, from any thread; it may
+ * outlive its `longstraw_bounded`.
+ */
+typedef struct longstraw_lease longstraw_lease;
 
 /**
  * A node set that any number of threads may use at once.

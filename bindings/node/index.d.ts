@@ -10,6 +10,60 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * Nodes that each take at most `ceil(balanceFactor * (inFlight + 1) *
+ * weight / totalWeight)` requests at once (SPEC.md section 16). `acquire`
+ * returns the key's owner whenever the owner has room, and otherwise the
+ * next node of the key's ranking with room.
+ */
+export declare class BoundedLoad {
+  /**
+   * `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement })`.
+   *
+   * `balanceFactor`: c, finite and at least 1 + 2^-16 (default 1.25).
+   * The other options are those of `Rendezvous` (no `domains`).
+   */
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number })
+  /**
+   * Places one request for `key`; call `release()` on the result when the
+   * request is over. Throws `ERR_LONGSTRAW_NO_ELIGIBLE_NODE` when no node
+   * has a non-zero weight.
+   */
+  acquire(key: string | Buffer | Uint8Array): Lease
+  /**
+   * The requests in flight on every current node, as `[node, count]`
+   * pairs. Requests on nodes removed since they started count in
+   * `inFlight` only.
+   */
+  loads(): Array<[string | Buffer, number]>
+  /** Requests in flight, including those on removed nodes. */
+  get inFlight(): number
+  /** The balance factor c. */
+  get balanceFactor(): number
+  /** Adds a node (weight 1 unless given). */
+  add(node: string | Buffer | Uint8Array, weight?: number): void
+  /** Removes a node; its leases stay valid and release normally. */
+  remove(node: string | Buffer | Uint8Array): void
+  /** Changes a node's weight; 0 drains it (no new requests, its leases run out). */
+  setWeight(node: string | Buffer | Uint8Array, weight: number): void
+}
+
+/**
+ * One request in flight: `node` is where to send it; `release()` ends it
+ * (again does nothing). A lease that is garbage-collected unreleased is
+ * released then.
+ */
+export declare class Lease {
+  /** The node to send the request to. */
+  get node(): string | Buffer
+  /** Whether the node is the key's owner (the owner had room). */
+  get isOwner(): boolean
+  /** Whether the request is still in flight. */
+  get active(): boolean
+  /** Ends the request. Releasing again does nothing. */
+  release(): void
+}
+
+/**
  * A set of nodes that places keys by rendezvous hashing (placement v1 by
  * default), with the same answers as every other longstraw binding.
  */

@@ -835,6 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.BoundedLoad = nativeBinding.BoundedLoad
+module.exports.Lease = nativeBinding.Lease
 module.exports.Rendezvous = nativeBinding.Rendezvous
 module.exports.Skeleton = nativeBinding.Skeleton
 module.exports.Snapshot = nativeBinding.Snapshot

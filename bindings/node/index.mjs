@@ -6,4 +6,5 @@ const require = createRequire(import.meta.url)
 const binding = require('./index.js')
 
 export const { Rendezvous, Table, Skeleton, Snapshot, backend, PLACEMENT } = binding
+export const { BoundedLoad, Lease } = binding
 export default binding

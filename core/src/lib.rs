@@ -44,6 +44,7 @@ pub mod partition;
 mod placement;
 mod score;
 pub mod skeleton;
+mod walk;
 mod weight;
 
 pub use backend::{Backend, BackendKind};

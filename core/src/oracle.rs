@@ -5,7 +5,7 @@ use crate::node_table::{NodeTable, Shape};
 use crate::order::{insert_bounded, rank_order, ranks_before, Ranked};
 
 #[inline(always)]
-fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Option<Ranked> {
+pub(crate) fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Option<Ranked> {
     let node_hash = table.hashes[i];
     match table.summary.shape {
         Shape::AllEqual => Some(Ranked::unweighted(key_hash, node_hash, i as u32)),

@@ -14,6 +14,7 @@
 
 mod balanced;
 mod boundary;
+mod bounded;
 mod keyed;
 mod lengths;
 mod members;
@@ -27,6 +28,7 @@ mod table;
 mod version;
 
 pub use balanced::*;
+pub use bounded::*;
 pub use keyed::*;
 pub use membership_file::*;
 pub use mode::longstraw_mode;

@@ -59,8 +59,9 @@ pub enum longstraw_result {
     /// A bug in longstraw: an internal panic was caught at the library
     /// boundary. Please report it. The handles involved are still usable.
     LONGSTRAW_INTERNAL_ERROR = 17,
-    /// A partition-table or skeleton parameter (partition bits, replicas per
-    /// partition, skeleton fan-out or levels) is out of its documented range.
+    /// A partition-table, skeleton or bounded-load parameter (partition bits,
+    /// replicas per partition, skeleton fan-out or levels, balance factor) is
+    /// out of its documented range.
     LONGSTRAW_INVALID_PARAMETER = 18,
     /// A failure domain label was longer than 65535 bytes.
     LONGSTRAW_INVALID_DOMAIN = 19,
@@ -135,7 +136,7 @@ impl longstraw_result {
                 "internal error: a bug in longstraw was caught at the library boundary; please report it\0"
             }
             LONGSTRAW_INVALID_PARAMETER => {
-                "invalid parameter: a partition-table or skeleton parameter is out of its documented range\0"
+                "invalid parameter: a partition-table, skeleton or bounded-load parameter is out of its documented range\0"
             }
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
             LONGSTRAW_BAD_FILE => "bad membership file: see the message the call wrote for the line and the field\0",
@@ -155,6 +156,7 @@ impl From<Error> for longstraw_result {
             Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
             Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
             Error::ConflictingOptions { .. } => LONGSTRAW_INVALID_PARAMETER,
+            Error::InvalidBalanceFactor { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,

@@ -37,6 +37,12 @@ pub enum Error {
         /// The bytes that could not be allocated.
         bytes: usize,
     },
+    /// A bounded-load balance factor that is not finite or below
+    /// [`crate::MIN_BALANCE_FACTOR`] (SPEC.md §16).
+    InvalidBalanceFactor {
+        /// The rejected value.
+        factor: f64,
+    },
     /// `LONGSTRAW_BACKEND` names a backend that is unknown or unavailable here.
     Backend {
         /// The value of the variable.
@@ -104,6 +110,10 @@ impl fmt::Display for Error {
                 "domain label is {len} bytes long (labels are 1 to 65535 bytes; use no label for none)"
             ),
             Error::OutOfMemory { bytes } => write!(f, "out of memory: cannot allocate {bytes} bytes"),
+            Error::InvalidBalanceFactor { factor } => write!(
+                f,
+                "invalid balance factor {factor:?}: it must be finite and at least 1 + 2^-16 (1.25 is usual)"
+            ),
             Error::Backend { value, reason } => {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
             }

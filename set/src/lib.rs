@@ -27,6 +27,7 @@
 mod alloc;
 mod backend_env;
 mod balanced;
+mod bounded;
 mod delegate;
 mod error;
 mod membership;
@@ -38,6 +39,9 @@ mod snapshot;
 mod table;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
+pub use bounded::{
+    validate_balance_factor, BoundedLoad, Lease, OwnedLease, DEFAULT_BALANCE_FACTOR, MIN_BALANCE_FACTOR,
+};
 pub use error::{Error, Result};
 pub use longstraw::balanced::Balance;
 pub use longstraw::SkeletonShape;

@@ -132,6 +132,7 @@ impl From<SetError> for JsErr {
             SetError::InvalidDomain { .. } => (Kind::Range, codes::INVALID_DOMAIN),
             SetError::ConflictingOptions { .. } => (Kind::Range, codes::INVALID_PARAMETER),
             SetError::OutOfMemory { .. } => (Kind::Error, codes::OUT_OF_MEMORY),
+            SetError::InvalidBalanceFactor { .. } => (Kind::Range, codes::INVALID_PARAMETER),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

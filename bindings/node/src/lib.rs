@@ -7,6 +7,7 @@
 mod alloc;
 mod balance;
 mod batch;
+mod bounded;
 mod construct;
 mod detached;
 mod error;

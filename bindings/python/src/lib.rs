@@ -6,6 +6,7 @@ mod methods;
 
 mod balance;
 mod batch;
+mod bounded;
 mod buffer;
 mod convert;
 mod error;
@@ -39,6 +40,8 @@ fn backend() -> PyResult<&'static str> {
 fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<rendezvous::Rendezvous>()?;
+    m.add_class::<bounded::BoundedLoad>()?;
+    m.add_class::<bounded::Lease>()?;
     m.add_class::<snapshot::Snapshot>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<snapshot::TableSnapshot>()?;

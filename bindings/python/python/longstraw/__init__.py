@@ -14,6 +14,8 @@ rendezvous, for the largest fleets) have the same methods. See
 
 from ._types import IndexArray
 from ._longstraw import (
+    BoundedLoad,
+    Lease,
     NoEligibleNodeError,
     Rendezvous,
     Skeleton,
@@ -28,6 +30,8 @@ from ._longstraw import (
 
 __all__ = [
     "IndexArray",
+    "BoundedLoad",
+    "Lease",
     "NoEligibleNodeError",
     "Rendezvous",
     "Skeleton",

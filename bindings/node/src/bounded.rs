@@ -1,0 +1,200 @@
+//! `BoundedLoad` and `Lease`: bounded loads (SPEC.md §16) over
+//! `longstraw_set::BoundedLoad`. Conversions only.
+
+use std::ptr;
+use std::sync::{Arc, Mutex};
+
+use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, DEFAULT_BALANCE_FACTOR};
+use napi::bindgen_prelude::*;
+use napi::sys;
+use napi_derive::napi;
+
+use crate::construct;
+use crate::error::{codes, JsErr, Kind, OrThrow, Res};
+use crate::js::{Js, JsType, KeyBuf};
+use crate::raw::Raw;
+use crate::snapshot::js;
+
+/// Nodes that each take at most `ceil(balanceFactor * (inFlight + 1) *
+/// weight / totalWeight)` requests at once (SPEC.md section 16). `acquire`
+/// returns the key's owner whenever the owner has room, and otherwise the
+/// next node of the key's ranking with room.
+#[napi]
+pub struct BoundedLoad {
+    inner: Set,
+}
+
+/// One request in flight: `node` is where to send it; `release()` ends it
+/// (again does nothing). A lease that is garbage-collected unreleased is
+/// released then.
+#[napi]
+pub struct Lease {
+    inner: Mutex<Option<SetLease>>,
+    node: Arc<[u8]>,
+    is_owner: bool,
+}
+
+fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Set> {
+    let mut factor = DEFAULT_BALANCE_FACTOR;
+    let given = construct::read(js, nodes, options, &["balanceFactor"], |o| {
+        let v = js.get(o, c"balanceFactor")?;
+        if js.type_of(v)? != JsType::Undefined {
+            factor = js.weight(v, &|| "options.balanceFactor".into())?;
+        }
+        Ok(())
+    })?;
+    if given.domains.is_some() {
+        return Err(JsErr::new(
+            Kind::Type,
+            codes::INVALID_OPTION,
+            "options.domains is not an option of BoundedLoad",
+        ));
+    }
+    Ok(Set::with_weights(
+        given.ids.iter().zip(given.weights.iter().copied()),
+        given.set,
+        factor,
+    )?)
+}
+
+fn node_id(js: Js, node: sys::napi_value) -> Res<Vec<u8>> {
+    Ok(js.bytes(node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
+}
+
+fn number(js: Js, x: f64) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: creates a number in the current call's scope.
+    let status = unsafe { sys::napi_create_double(js.env, x, &mut out) };
+    if status != sys::Status::napi_ok {
+        return Err(JsErr::new(Kind::Error, codes::INTERNAL, "napi_create_double failed"));
+    }
+    Ok(out)
+}
+
+#[napi]
+impl BoundedLoad {
+    /// `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement })`.
+    ///
+    /// `balanceFactor`: c, finite and at least 1 + 2^-16 (default 1.25).
+    /// The other options are those of `Rendezvous` (no `domains`).
+    #[napi(
+        catch_unwind,
+        constructor,
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number }"
+    )]
+    pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+        construct(js(env), nodes.raw(), options.raw())
+            .map(|inner| BoundedLoad { inner })
+            .or_throw(env)
+    }
+
+    /// Places one request for `key`; call `release()` on the result when the
+    /// request is over. Throws `ERR_LONGSTRAW_NO_ELIGIBLE_NODE` when no node
+    /// has a non-zero weight.
+    #[napi(catch_unwind, ts_args_type = "key: string | Buffer | Uint8Array")]
+    pub fn acquire(&self, env: &Env, key: Unknown<'_>) -> Result<Lease> {
+        let js = js(env);
+        let acquired = (|| -> Res<SetLease> {
+            let mut buf = KeyBuf::default();
+            let bytes = js.bytes(key.raw(), &mut buf, &|| "key".into())?;
+            Ok(self.inner.acquire_owned(bytes)?)
+        })()
+        .or_throw(env)?;
+        Ok(Lease {
+            node: acquired.node_id_shared(),
+            is_owner: acquired.is_owner(),
+            inner: Mutex::new(Some(acquired)),
+        })
+    }
+
+    /// The requests in flight on every current node, as `[node, count]`
+    /// pairs. Requests on nodes removed since they started count in
+    /// `inFlight` only.
+    #[napi(catch_unwind, ts_return_type = "Array<[string | Buffer, number]>")]
+    pub fn loads(&self, env: &Env) -> Result<Raw> {
+        let js = js(env);
+        let loads = self.inner.loads();
+        js.array_of(
+            loads
+                .iter()
+                .map(|(id, load)| js.array_of([js.id(id), number(js, *load as f64)].into_iter(), 2)),
+            loads.len(),
+        )
+        .map(Raw)
+        .or_throw(env)
+    }
+
+    /// Requests in flight, including those on removed nodes.
+    #[napi(getter)]
+    pub fn in_flight(&self) -> f64 {
+        self.inner.in_flight() as f64
+    }
+
+    /// The balance factor c.
+    #[napi(getter)]
+    pub fn balance_factor(&self) -> f64 {
+        self.inner.balance_factor()
+    }
+
+    /// Adds a node (weight 1 unless given).
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
+    pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
+        let js = js(env);
+        (|| -> Res<()> {
+            let id = node_id(js, node.raw())?;
+            let w = match js.type_of(weight.raw())? {
+                JsType::Undefined => 1.0,
+                _ => js.weight(weight.raw(), &|| "weight".into())?,
+            };
+            Ok(self.inner.add(&id, w)?)
+        })()
+        .or_throw(env)
+    }
+
+    /// Removes a node; its leases stay valid and release normally.
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
+    pub fn remove(&self, env: &Env, node: Unknown<'_>) -> Result<()> {
+        let js = js(env);
+        (|| -> Res<()> { Ok(self.inner.remove(node_id(js, node.raw())?)?) })().or_throw(env)
+    }
+
+    /// Changes a node's weight; 0 drains it (no new requests, its leases run out).
+    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
+    pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
+        let js = js(env);
+        (|| -> Res<()> {
+            let id = node_id(js, node.raw())?;
+            let w = js.weight(weight.raw(), &|| "weight".into())?;
+            Ok(self.inner.set_weight(id, w)?)
+        })()
+        .or_throw(env)
+    }
+}
+
+#[napi]
+impl Lease {
+    /// The node to send the request to.
+    #[napi(getter, ts_return_type = "string | Buffer")]
+    pub fn node(&self, env: &Env) -> Result<Raw> {
+        js(env).id(&self.node).map(Raw).or_throw(env)
+    }
+
+    /// Whether the node is the key's owner (the owner had room).
+    #[napi(getter)]
+    pub fn is_owner(&self) -> bool {
+        self.is_owner
+    }
+
+    /// Whether the request is still in flight.
+    #[napi(getter)]
+    pub fn active(&self) -> bool {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+    }
+
+    /// Ends the request. Releasing again does nothing.
+    #[napi]
+    pub fn release(&self) {
+        let lease = self.inner.lock().unwrap_or_else(|p| p.into_inner()).take();
+        drop(lease);
+    }
+}
