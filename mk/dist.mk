@@ -11,7 +11,7 @@
 #   dist/c/longstraw-V-x86_64-unknown-linux-gnu.tar.gz
 #   dist/go/longstraw-go-vV/ (the module, unpacked), dist/go/proxy/... (the module zip, GOPROXY layout)
 #   dist/rust/longstraw-V.crate, longstraw-set-V.crate
-.PHONY: dist dist-check dist-check-installed version-check dist-python dist-node dist-c dist-c-lib dist-go dist-rust dist-sums \
+.PHONY: dist dist-check dist-check-installed dist-check-crates version-check dist-python dist-node dist-c dist-c-lib dist-go dist-rust dist-sums \
         dist-deps dist-clean
 
 DIST := $(ROOT)/dist
@@ -139,7 +139,21 @@ dist-sums:
 # ---- dist-check ----
 # dist-check-installed tests what dist/ holds now, without rebuilding it.
 dist-check: dist c-deps
-	@$(MAKE) --no-print-directory dist-check-installed
+	@$(MAKE) --no-print-directory dist-check-installed dist-check-crates
+
+# The crates' own tests, run from the unpacked .crate files outside the workspace (so a test that
+# reads ../tests/vectors fails here), longstraw-set against the unpacked longstraw as crates.io would
+# serve it. These need cargo: Rust users build from source.
+dist-check-crates:
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	for c in longstraw longstraw-set; do tar -xzf $(DIST)/rust/$$c-$(DIST_VERSION).crate -C $$d; done && \
+	export CARGO_TARGET_DIR=$(C_TARGET_DIR)/dist-check-crates && \
+	echo "dist-check: cargo test in the unpacked longstraw-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-$(DIST_VERSION) && $(CARGO) test --quiet --release) && \
+	echo "dist-check: cargo test in the unpacked longstraw-set-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-set-$(DIST_VERSION) && $(CARGO) test --quiet --release \
+	  --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'")
+
 dist-check-installed:
 	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
 	  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
