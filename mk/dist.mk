@@ -26,7 +26,7 @@ DIST_SONAME = liblongstraw.so.$(if $(filter 0,$(DIST_MAJOR)),0.$(DIST_MINOR),$(D
 # cargo package refuses a dirty tree; DIST_ALLOW_DIRTY=1 lets a developer try before committing.
 DIST_DIRTY := $(if $(DIST_ALLOW_DIRTY),--allow-dirty)
 
-# Each triple's name in npm's (column 2) and Go's (column 3) vocabulary.
+# Each triple's name in npm's (column 2) and Go's (column 3) vocabulary, and for zig (column 4).
 DIST_PLATFORMS := $(ROOT)/tools/dist/platforms.tsv
 dist_platform = $(shell awk -v t=$(1) '$$1 == t { print $$$(2) }' $(DIST_PLATFORMS))
 
@@ -40,20 +40,30 @@ dist: version-check dist-python dist-node dist-c dist-go dist-rust
 dist-clean:
 	rm -rf $(DIST) $(DIST_BUILD)
 
-# ziglang links the wheel against glibc 2.17 symbols (manylinux2014); auditwheel checks the tag.
+# zig links every binary against glibc 2.17 symbols (manylinux2014), so one build serves Debian 8+,
+# Ubuntu 14.04+ and RHEL 7+: ziglang (PyPI) is zig, maturin --zig uses it for the wheel, and the pinned
+# cargo-zigbuild (in build/tools) for the C library and the Node addon. auditwheel checks the tag.
+CARGO_ZIGBUILD_VERSION := 0.24.1
+CARGO_ZIGBUILD := $(ROOT)/build/tools/bin/cargo-zigbuild
+DIST_PATH = PATH="$(ROOT)/build/tools/bin:$(VENV)/bin:$$PATH"
 $(VENV)/.dist-deps: $(ROOT)/mk/dist.mk | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check maturin ziglang auditwheel
 	touch $@
-dist-deps: $(VENV)/.dist-deps node-deps
+$(CARGO_ZIGBUILD):
+	$(CARGO) install cargo-zigbuild --version $(CARGO_ZIGBUILD_VERSION) --locked --root $(ROOT)/build/tools --quiet
+dist-deps: $(VENV)/.dist-deps $(CARGO_ZIGBUILD) node-deps
 
 version-check:
 	python3 $(ROOT)/tools/dist/check_versions.py $(ROOT)
 
 # ---- C library (also what `make install` installs) ----
-dist-c-lib:
+# llvm-strip reads every target's objects; binutils' strip only the host's.
+DIST_STRIP := $(shell command -v llvm-strip 2>/dev/null || echo strip)
+dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	@for t in $(DIST_TRIPLES); do \
 	  out=$(DIST_BUILD)/lib/$$t; mkdir -p $$out; \
-	  $(CARGO) rustc --quiet --profile dist --target $$t -p longstraw-ffi --lib -- \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	  $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
 	    -C link-arg=-Wl,-soname,$(DIST_SONAME) --print native-static-libs 2> $$out/rustc.log \
 	    || { cat $$out/rustc.log; exit 1; }; \
 	  libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc.log | tail -n 1); \
@@ -61,7 +71,7 @@ dist-c-lib:
 	  test -s $$out/native-static-libs.txt || { echo "dist: rustc printed no native-static-libs for $$t"; exit 1; }; \
 	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.so $$out/liblongstraw.so; \
 	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.a $$out/liblongstraw.a; \
-	  strip --strip-debug $$out/liblongstraw.a; \
+	  $(DIST_STRIP) --strip-debug $$out/liblongstraw.a; \
 	  echo "dist: liblongstraw for $$t: SONAME $(DIST_SONAME), static libs: $$(cat $$out/native-static-libs.txt)"; \
 	done
 
@@ -91,11 +101,12 @@ dist-python: $(VENV)/.dist-deps
 	done
 
 # ---- Node: the main package plus one platform package per triple (napi-rs v3 optionalDependencies) ----
-dist-node: node-deps
+dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	rm -rf $(DIST)/node $(DIST_BUILD)/node && mkdir -p $(DIST)/node $(DIST_BUILD)/node/bin
 	@for t in $(DIST_TRIPLES); do \
-	  cd $(NODE_DIR) && $(NAPI) build --platform --profile dist --strip --target $$t --no-js \
-	    --dts $(DIST_BUILD)/node/bin/index.d.ts -o $(DIST_BUILD)/node/bin >/dev/null; \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	  cd $(NODE_DIR) && $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
+	    --dts index.d.ts -o $(DIST_BUILD)/node/bin >/dev/null; \
 	done
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
 	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2))
@@ -143,10 +154,13 @@ dist-check: dist c-deps
 
 # The crates' own tests, run from the unpacked .crate files outside the workspace (so a test that
 # reads ../tests/vectors fails here), longstraw-set against the unpacked longstraw as crates.io would
-# serve it. These need cargo: Rust users build from source.
+# serve it. These need cargo: Rust users build from source. The files get a fresh mtime because a
+# .crate's are from 2006, and cargo would otherwise reuse test binaries built from an earlier unpacking
+# (whose CARGO_MANIFEST_DIR is gone).
 dist-check-crates:
-	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/longstraw-crates.XXXXXX") && trap 'rm -rf "$$d"' EXIT && \
 	for c in longstraw longstraw-set; do tar -xzf $(DIST)/rust/$$c-$(DIST_VERSION).crate -C $$d; done && \
+	find $$d -type f -exec touch {} + && \
 	export CARGO_TARGET_DIR=$(C_TARGET_DIR)/dist-check-crates && \
 	echo "dist-check: cargo test in the unpacked longstraw-$(DIST_VERSION).crate" && \
 	(cd $$d/longstraw-$(DIST_VERSION) && $(CARGO) test --quiet --release) && \

@@ -20,6 +20,18 @@ case "$WORK" in "$ROOT"/*) echo "dist-check: $WORK is inside the repository" >&2
 passed=0
 ok() { passed=$((passed + 1)); echo "dist-check: ok: $*"; }
 
+# Every glibc binary is linked against glibc 2.17 symbols at most (manylinux2014), so it loads on
+# Debian 8+, Ubuntu 14.04+ and RHEL 7+.
+GLIBC_FLOOR=2.17
+needs_glibc_at_most() {
+  local newest
+  newest=$(objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
+  if [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n 1)" != "$GLIBC_FLOOR" ]; then
+    echo "dist-check: $1 needs glibc $newest, newer than $GLIBC_FLOOR" >&2; exit 1
+  fi
+  echo "dist-check: $(basename "$1") needs glibc $newest at most"
+}
+
 mkdir -p "$WORK/tests"
 cp -r "$ROOT/tests/vectors" "$WORK/tests/vectors"
 VECTORS=$WORK/tests/vectors
@@ -52,6 +64,7 @@ check_python() {
   case "$where" in "$py/venv/"*) ;; *) echo "dist-check: python imported longstraw from $where" >&2; exit 1 ;; esac
   test "$("$py/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("longstraw"))')" = "$VERSION"
   "$py/venv/bin/python" -m pip show --files longstraw | grep '_longstraw.abi3.so' >/dev/null
+  needs_glibc_at_most "$where/_longstraw.abi3.so"
   # The tests find the vectors at ../../../tests/vectors, as in the repository.
   mkdir -p "$py/bindings/python"
   cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
@@ -68,7 +81,7 @@ check_node() {
   (cd "$app" && npm init -y >/dev/null &&
     npm install --silent --no-audit --no-fund "$DIST/node/longstraw-$VERSION.tgz" \
       "$DIST/node/longstraw-$NODE_PLATFORM-$VERSION.tgz")
-  test -f "$app/node_modules/longstraw-$NODE_PLATFORM/longstraw.$NODE_PLATFORM.node"
+  needs_glibc_at_most "$app/node_modules/longstraw-$NODE_PLATFORM/longstraw.$NODE_PLATFORM.node"
   ! ls "$app"/node_modules/longstraw/*.node 2>/dev/null
   for t in vectors scale; do
     sed -e "s|require('..')|require('longstraw')|" -e "s|import('../index.mjs')|import('longstraw')|" \
@@ -91,6 +104,7 @@ check_c() {
   test "$(readelf -d "$prefix/lib/liblongstraw.so.$VERSION" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" = "$SONAME"
   test "$(readlink "$prefix/lib/$SONAME")" = "liblongstraw.so.$VERSION"
   test "$(readlink "$prefix/lib/liblongstraw.so")" = "$SONAME"
+  needs_glibc_at_most "$prefix/lib/liblongstraw.so.$VERSION"
   ok "c: liblongstraw.so.$VERSION has SONAME $SONAME, symlinks in place"
 
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
