@@ -1,9 +1,11 @@
 # longstraw: one Rust core, every language.
 #
 #   make demo    build what is needed and show placement in every language
-#   make test    every language's tests and every example in the docs (what CI runs)
+#   make test    every language's tests, every example in the docs, then the release artifacts
+#                installed outside the repo (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
+#   make dist    release artifacts into dist/ (make dist-check installs and tests them outside the repo)
 #
 # Each language keeps its recipes in its own mk/*.mk file.
 
@@ -31,16 +33,17 @@ include mk/node.mk
 include mk/docs.mk
 include mk/bench.mk
 include mk/diff.mk
+include mk/dist.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs test-diff
+test: lint test-rust test-c test-go test-python test-node test-docs test-diff dist-check
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale
 
 clean:
 	$(CARGO) clean
-	rm -rf .venv bindings/node/node_modules bindings/node/*.node build
+	rm -rf .venv bindings/node/node_modules bindings/node/*.node bindings/go/lib build dist
 
 # Every language's demo wrote the owners of user:0..user:19 over cache-0..cache-9; they must agree.
 .PHONY: demo-agree

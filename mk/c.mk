@@ -5,7 +5,7 @@
 #                    memcheck, ASan+UBSan, TSan with an instrumented library), C++ example, install
 #   make demo-c      the demo corpus placed from C, compared line by line with Rust
 #   make header      regenerate include/longstraw.h with the pinned cbindgen
-#   make install PREFIX=/usr/local   header, liblongstraw.so, liblongstraw.a, longstraw.pc
+#   make install PREFIX=/usr/local   header, liblongstraw.so.0.N (SONAME) + symlinks, .a, .pc files, CMake package
 .PHONY: build-c test-c demo-c bench-c header header-check install c-deps c-lib c-rust-tests c-header-compile \
         c-symbols c-tests c-valgrind c-sanitizers c-tsan c-cpp c-install-check
 
@@ -35,10 +35,11 @@ header: $(CBINDGEN)
 	@$(CBINDGEN) --version | grep -qx 'cbindgen $(CBINDGEN_VERSION)' || \
 	  { echo "build/tools/bin/cbindgen is not $(CBINDGEN_VERSION); rm -rf build/tools and retry"; exit 1; }
 	cd $(ROOT) && $(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate longstraw-ffi --output include/longstraw.h ffi
+	cp $(ROOT)/include/longstraw.h $(ROOT)/bindings/go/include/longstraw.h
 
 header-check: header
-	@cd $(ROOT) && git diff --exit-code -- include/longstraw.h || \
-	  { echo "include/longstraw.h is stale: commit the regenerated header"; exit 1; }
+	@cd $(ROOT) && git diff --exit-code -- include/longstraw.h bindings/go/include/longstraw.h || \
+	  { echo "include/longstraw.h (or the Go module's copy) is stale: commit the regenerated header"; exit 1; }
 	@echo "c: include/longstraw.h is up to date"
 
 # The ffi crate's own tests: panic boundary, code mapping, versions tied to Cargo.toml.
@@ -149,21 +150,24 @@ c-install-check: c-lib
 	$(MAKE) --no-print-directory -f $(ROOT)/Makefile install PREFIX=$(C_BUILD)/prefix >/dev/null
 	PKG_CONFIG_PATH=$(C_BUILD)/prefix/lib/pkgconfig pkg-config --modversion longstraw | grep -qx '$(CARGO_VERSION)'
 	$(CC) -std=c99 $(C_WARN) $(ROOT)/ffi/examples/demo.c -o $(C_BUILD)/demo_installed \
-	  $$(PKG_CONFIG_PATH=$(C_BUILD)/prefix/lib/pkgconfig pkg-config --cflags --libs --static longstraw) \
+	  $$(PKG_CONFIG_PATH=$(C_BUILD)/prefix/lib/pkgconfig pkg-config --cflags --libs longstraw) \
 	  -Wl,-rpath,$(C_BUILD)/prefix/lib
 	$(C_BUILD)/demo_installed | head -n 2
+	$(CC) -std=c99 $(C_WARN) $(ROOT)/ffi/examples/demo.c -o $(C_BUILD)/demo_installed_static \
+	  $$(PKG_CONFIG_PATH=$(C_BUILD)/prefix/lib/pkgconfig pkg-config --cflags --libs longstraw-static)
+	! ldd $(C_BUILD)/demo_installed_static | grep -q liblongstraw
+	cmp <($(C_BUILD)/demo_installed) <($(C_BUILD)/demo_installed_static)
 	@echo "c: make install + pkg-config: OK"
 
 test-c: build-c c-rust-tests c-symbols c-tests c-valgrind c-sanitizers c-tsan c-cpp c-install-check
 	@echo "c: all tests passed"
 
-install: c-lib
-	install -d $(PREFIX)/include $(PREFIX)/lib/pkgconfig
-	install -m 644 $(ROOT)/include/longstraw.h $(PREFIX)/include/
-	install -m 755 $(C_LIBDIR)/liblongstraw.so $(PREFIX)/lib/
-	install -m 644 $(C_LIBDIR)/liblongstraw.a $(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(CARGO_VERSION)|' \
-	  $(ROOT)/ffi/longstraw.pc.in > $(PREFIX)/lib/pkgconfig/longstraw.pc
+# The release build of the library (mk/dist.mk), in the release tarball's layout: versioned .so
+# with its SONAME and symlinks, .a, longstraw.pc and longstraw-static.pc, a CMake package.
+install: DIST_TRIPLES = $(DIST_HOST)
+install: dist-c-lib
+	$(ROOT)/tools/dist/stage-c.sh $(ROOT) $(DIST_BUILD)/lib/$(DIST_HOST) $(abspath $(PREFIX)) $(CARGO_VERSION) \
+	  $(DIST_SONAME) "$$(cat $(DIST_BUILD)/lib/$(DIST_HOST)/native-static-libs.txt)"
 
 demo-c: c-lib
 	@mkdir -p $(C_BUILD)

@@ -10,12 +10,13 @@
 
 GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
 GO_DIR := $(ROOT)/bindings/go
-GO_LIB := $(ROOT)/build/go/lib
-GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local \
-          CGO_ENABLED=1 CGO_LDFLAGS="-L$(GO_LIB)"
+# The module names its archive by path (#cgo linux,amd64 LDFLAGS in
+# longstraw.go), so plain `go build` links it with no CGO_LDFLAGS and Go
+# programs need no liblongstraw.so at run time. The archive is not committed.
+GO_PLATFORM := $(shell $(GO) env GOOS 2>/dev/null)_$(shell $(GO) env GOARCH 2>/dev/null)
+GO_LIB := $(GO_DIR)/lib/$(GO_PLATFORM)
+GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=1
 
-# Only the static library goes in build/go/lib, so -llongstraw links it in
-# and Go programs need no liblongstraw.so at run time.
 go-lib: c-lib
 	@mkdir -p $(GO_LIB)
 	cp $(C_LIBDIR)/liblongstraw.a $(GO_LIB)/liblongstraw.a

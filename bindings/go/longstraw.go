@@ -17,14 +17,17 @@
 // domains (WithDomains, AddInDomain) and pick at most one replica per domain
 // (TopKDistinct).
 //
-// The package links liblongstraw (cgo, include/longstraw.h). Inside the
-// repository `make build-go` builds it; elsewhere install it with
-// `make install` and build with CGO_CFLAGS/CGO_LDFLAGS pointing at it.
+// The package links liblongstraw statically (cgo): the module carries the
+// header (include/longstraw.h) and one archive per platform
+// (lib/<GOOS>_<GOARCH>/liblongstraw.a), so plain `go build` needs no
+// environment variables. Inside the repository `make build` puts the archive
+// there; a release copy of the module ships it.
 package longstraw
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -llongstraw -lm -ldl -lpthread
+#cgo CFLAGS: -I${SRCDIR}/include
+#cgo linux,amd64 LDFLAGS: ${SRCDIR}/lib/linux_amd64/liblongstraw.a
+#cgo LDFLAGS: -lgcc_s -lutil -lrt -lpthread -lm -ldl
 #include <stdint.h>
 #include <stdlib.h>
 #include "longstraw.h"

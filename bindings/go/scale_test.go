@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +37,7 @@ type scaleCase struct {
 
 func readScaleVectors(t *testing.T, name, kind string) []scaleCase {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "vectors", name))
+	data, err := os.ReadFile(vectorsPath(name))
 	if err != nil {
 		t.Fatalf("reading the golden vectors: %v", err)
 	}

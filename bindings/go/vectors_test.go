@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -41,7 +40,7 @@ func mustHex(t *testing.T, s string) []byte {
 // TestVectors places every key of tests/vectors/placement-v1.json and
 // compares owner, top-k, rank and the batch call with the recorded answers.
 func TestVectors(t *testing.T) {
-	path := filepath.Join("..", "..", "tests", "vectors", "placement-v1.json")
+	path := vectorsPath("placement-v1.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading the golden vectors: %v", err)

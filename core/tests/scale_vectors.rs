@@ -8,7 +8,7 @@ use longstraw::{key_hash, node_hash, Backend, Group, NodeTable, PartitionTable, 
 use serde_json::Value;
 
 fn vectors(name: &str) -> Value {
-    let path = format!("{}/../tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).expect("valid JSON")
 }

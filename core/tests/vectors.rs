@@ -5,7 +5,7 @@ use longstraw::{key_hash, ln, node_hash, pair_score, weighted_score, Backend, No
 use serde_json::Value;
 
 fn vectors() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/placement-v1.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/placement-v1.json");
     let text = std::fs::read_to_string(path).expect("tests/vectors/placement-v1.json");
     serde_json::from_str(&text).expect("valid JSON")
 }

@@ -1,0 +1,46 @@
+package longstraw
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The module carries its own copy of the C header so that a downloaded
+// module builds; it must be the repository's include/longstraw.h byte for
+// byte, or cgo would compile against a different ABI than the archive has.
+func TestModuleHeaderIsTheRepositoryHeader(t *testing.T) {
+	module, err := os.ReadFile(filepath.Join("include", "longstraw.h"))
+	if err != nil {
+		t.Fatalf("the module's header: %v", err)
+	}
+	repoPath := filepath.Join("..", "..", "include", "longstraw.h")
+	repo, err := os.ReadFile(repoPath)
+	if os.IsNotExist(err) {
+		t.Skipf("SKIPPED: %s is absent: this is a release copy of the module, outside the repository", repoPath)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", repoPath, err)
+	}
+	if !bytes.Equal(module, repo) {
+		t.Fatalf("bindings/go/include/longstraw.h differs from include/longstraw.h: run `make header` and commit both")
+	}
+}
+
+// The header this package was compiled against and the archive it linked
+// must be one release.
+func TestHeaderAndLibraryVersionsAgree(t *testing.T) {
+	if got, want := Version(), headerVersionNumber(); got != want {
+		t.Fatalf("linked library is version %d, header says %d", got, want)
+	}
+}
+
+// vectorsPath is tests/vectors/<name> in the repository, or in
+// $LONGSTRAW_VECTORS_DIR when the module is a release copy elsewhere.
+func vectorsPath(name string) string {
+	if dir := os.Getenv("LONGSTRAW_VECTORS_DIR"); dir != "" {
+		return filepath.Join(dir, name)
+	}
+	return filepath.Join("..", "..", "tests", "vectors", name)
+}

@@ -1,0 +1,174 @@
+# Release artifacts: what a user installs without a Rust toolchain.
+#
+#   make dist        every artifact into dist/<lang>/ (profile `dist`: fat LTO, one codegen unit, stripped)
+#   make dist-check  installs each artifact as its users would, in fresh directories outside the repo
+#                    with cargo and rustc off PATH, and runs that language's vector tests against it
+#   make version-check  the workspace version is the one every manifest, header and SONAME carries
+#
+# Names carry the target triple, so more targets (DIST_TRIPLES) can join without moving anything:
+#   dist/python/longstraw-V.tar.gz, longstraw-V-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
+#   dist/node/longstraw-V.tgz, longstraw-linux-x64-gnu-V.tgz
+#   dist/c/longstraw-V-x86_64-unknown-linux-gnu.tar.gz
+#   dist/go/longstraw-go-vV/ (the module, unpacked), dist/go/proxy/... (the module zip, GOPROXY layout)
+#   dist/rust/longstraw-V.crate, longstraw-set-V.crate
+.PHONY: dist dist-check dist-check-installed dist-check-crates version-check dist-python dist-node dist-c dist-c-lib dist-go dist-rust dist-sums \
+        dist-deps dist-clean
+
+DIST := $(ROOT)/dist
+DIST_BUILD := $(ROOT)/build/dist
+DIST_HOST := $(shell rustc -vV 2>/dev/null | sed -n 's/^host: //p')
+DIST_TRIPLES ?= x86_64-unknown-linux-gnu
+DIST_VERSION = $(CARGO_VERSION)
+DIST_MAJOR = $(word 1,$(subst ., ,$(DIST_VERSION)))
+DIST_MINOR = $(word 2,$(subst ., ,$(DIST_VERSION)))
+# While the major version is 0 each minor may break the ABI, so the SONAME carries the minor.
+DIST_SONAME = liblongstraw.so.$(if $(filter 0,$(DIST_MAJOR)),0.$(DIST_MINOR),$(DIST_MAJOR))
+# cargo package refuses a dirty tree; DIST_ALLOW_DIRTY=1 lets a developer try before committing.
+DIST_DIRTY := $(if $(DIST_ALLOW_DIRTY),--allow-dirty)
+
+# Each triple's name in npm's (column 2) and Go's (column 3) vocabulary, and for zig (column 4).
+DIST_PLATFORMS := $(ROOT)/tools/dist/platforms.tsv
+dist_platform = $(shell awk -v t=$(1) '$$1 == t { print $$$(2) }' $(DIST_PLATFORMS))
+
+# build/dist/lib/<triple>/ holds one triple's staged library: liblongstraw.so (with its SONAME),
+# liblongstraw.a (debug info stripped) and native-static-libs.txt (what
+# `rustc --print native-static-libs` reported for it).
+
+dist: version-check dist-python dist-node dist-c dist-go dist-rust
+	@$(MAKE) --no-print-directory dist-sums
+
+dist-clean:
+	rm -rf $(DIST) $(DIST_BUILD)
+
+# zig links every binary against glibc 2.17 symbols (manylinux2014), so one build serves Debian 8+,
+# Ubuntu 14.04+ and RHEL 7+: ziglang (PyPI) is zig, maturin --zig uses it for the wheel, and the pinned
+# cargo-zigbuild (in build/tools) for the C library and the Node addon. auditwheel checks the tag.
+CARGO_ZIGBUILD_VERSION := 0.24.1
+CARGO_ZIGBUILD := $(ROOT)/build/tools/bin/cargo-zigbuild
+DIST_PATH = PATH="$(ROOT)/build/tools/bin:$(VENV)/bin:$$PATH"
+$(VENV)/.dist-deps: $(ROOT)/mk/dist.mk | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check maturin ziglang auditwheel
+	touch $@
+$(CARGO_ZIGBUILD):
+	$(CARGO) install cargo-zigbuild --version $(CARGO_ZIGBUILD_VERSION) --locked --root $(ROOT)/build/tools --quiet
+dist-deps: $(VENV)/.dist-deps $(CARGO_ZIGBUILD) node-deps
+
+version-check:
+	python3 $(ROOT)/tools/dist/check_versions.py $(ROOT)
+
+# ---- C library (also what `make install` installs) ----
+# llvm-strip reads every target's objects; binutils' strip only the host's.
+DIST_STRIP := $(shell command -v llvm-strip 2>/dev/null || echo strip)
+dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
+	@for t in $(DIST_TRIPLES); do \
+	  out=$(DIST_BUILD)/lib/$$t; mkdir -p $$out; \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	  $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
+	    -C link-arg=-Wl,-soname,$(DIST_SONAME) --print native-static-libs 2> $$out/rustc.log \
+	    || { cat $$out/rustc.log; exit 1; }; \
+	  libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc.log | tail -n 1); \
+	  if [ -n "$$libs" ]; then echo "$$libs" > $$out/native-static-libs.txt; fi; \
+	  test -s $$out/native-static-libs.txt || { echo "dist: rustc printed no native-static-libs for $$t"; exit 1; }; \
+	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.so $$out/liblongstraw.so; \
+	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.a $$out/liblongstraw.a; \
+	  $(DIST_STRIP) --strip-debug $$out/liblongstraw.a; \
+	  echo "dist: liblongstraw for $$t: SONAME $(DIST_SONAME), static libs: $$(cat $$out/native-static-libs.txt)"; \
+	done
+
+dist-c: dist-c-lib
+	@mkdir -p $(DIST)/c
+	@for t in $(DIST_TRIPLES); do \
+	  name=longstraw-$(DIST_VERSION)-$$t; stage=$(DIST_BUILD)/c/$$name; rm -rf $$stage; \
+	  $(ROOT)/tools/dist/stage-c.sh $(ROOT) $(DIST_BUILD)/lib/$$t $$stage $(DIST_VERSION) $(DIST_SONAME) \
+	    "$$(cat $(DIST_BUILD)/lib/$$t/native-static-libs.txt)"; \
+	  cp $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $$stage/; cp $(ROOT)/ffi/README.md $$stage/README.md; \
+	  tar -C $(DIST_BUILD)/c --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf $(DIST)/c/$$name.tar.gz $$name; \
+	  echo "dist: $(DIST)/c/$$name.tar.gz"; \
+	done
+
+# ---- Python: sdist + one abi3 wheel per triple ----
+dist-python: $(VENV)/.dist-deps
+	rm -rf $(DIST)/python && mkdir -p $(DIST)/python
+	@for t in $(DIST_TRIPLES); do \
+	  PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --quiet --profile dist --strip --zig --compatibility manylinux2014 \
+	    --target $$t -m $(PY_DIR)/Cargo.toml -o $(DIST)/python; \
+	done
+	PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin sdist -m $(PY_DIR)/Cargo.toml -o $(DIST)/python
+	@for w in $(DIST)/python/*.whl; do \
+	  $(VENV)/bin/auditwheel show $$w | tr -d '\n' | grep 'consistent with the following platform tag: *"manylinux_2_17_' >/dev/null \
+	    || { $(VENV)/bin/auditwheel show $$w; echo "dist: $$w is not manylinux_2_17"; exit 1; }; \
+	  echo "dist: $$w: auditwheel: manylinux_2_17 (manylinux2014)"; \
+	done
+
+# ---- Node: the main package plus one platform package per triple (napi-rs v3 optionalDependencies) ----
+dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
+	rm -rf $(DIST)/node $(DIST_BUILD)/node && mkdir -p $(DIST)/node $(DIST_BUILD)/node/bin
+	@for t in $(DIST_TRIPLES); do \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	  cd $(NODE_DIR) && $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
+	    --dts index.d.ts -o $(DIST_BUILD)/node/bin >/dev/null; \
+	done
+	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
+	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2))
+	@for p in $(DIST_BUILD)/node/stage/*; do \
+	  (cd $$p && $(NPM) pack --silent --pack-destination $(DIST)/node >/dev/null); done
+	@ls $(DIST)/node/*.tgz | sed 's/^/dist: /'
+
+# ---- Go: the module with its header and one static archive per GOOS_GOARCH ----
+DIST_GO_MODULE := github.com/longstraw/longstraw/bindings/go
+DIST_GO_DIR = $(DIST)/go/longstraw-go-v$(DIST_VERSION)
+dist-go: dist-c-lib
+	rm -rf $(DIST)/go && mkdir -p $(DIST_GO_DIR)
+	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | while read -r f; do \
+	  [ -e "$$f" ] && install -D -m 644 "$$f" "$(DIST_GO_DIR)/$$f"; done
+	@for t in $(DIST_TRIPLES); do \
+	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); test -n "$$gp"; \
+	  install -D -m 644 $(DIST_BUILD)/lib/$$t/liblongstraw.a $(DIST_GO_DIR)/lib/$$gp/liblongstraw.a; done
+	cp $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $(DIST_GO_DIR)/
+	cmp $(ROOT)/include/longstraw.h $(DIST_GO_DIR)/include/longstraw.h
+	python3 $(ROOT)/tools/dist/go_module_zip.py $(DIST_GO_DIR) $(DIST_GO_MODULE) v$(DIST_VERSION) $(DIST)/go/proxy
+	@echo "dist: $(DIST_GO_DIR)/ and $(DIST)/go/proxy/ (module zip, GOPROXY layout)"
+
+# ---- Rust: the two crates, published together ----
+dist-rust:
+	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
+	$(CARGO) package --quiet $(DIST_DIRTY) -p longstraw -p longstraw-set
+	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) -p longstraw -p longstraw-set
+	cp $(C_TARGET_DIR)/package/longstraw-$(DIST_VERSION).crate $(C_TARGET_DIR)/package/longstraw-set-$(DIST_VERSION).crate $(DIST)/rust/
+	@tar tzf $(DIST)/rust/longstraw-$(DIST_VERSION).crate | grep '/tests/vectors/placement-v1.json$$' >/dev/null \
+	  || { echo "dist: the longstraw crate lacks tests/vectors"; exit 1; }
+	@for c in longstraw longstraw-set; do for f in README.md LICENSE-MIT LICENSE-APACHE; do \
+	  tar tzf $(DIST)/rust/$$c-$(DIST_VERSION).crate | grep -x "$$c-$(DIST_VERSION)/$$f" >/dev/null \
+	    || { echo "dist: $$c crate lacks $$f"; exit 1; }; done; done
+	@echo "dist: $(DIST)/rust: longstraw and longstraw-set $(DIST_VERSION) (package + publish --dry-run passed)"
+
+dist-sums:
+	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' \) \
+	  | sort | xargs sha256sum > SHA256SUMS
+	@cd $(DIST) && echo "dist: artifacts (bytes):" && while read -r _ f; do printf '  %10d  %s\n' "$$(stat -c %s "$$f")" "$$f"; done < SHA256SUMS
+
+# ---- dist-check ----
+# dist-check-installed tests what dist/ holds now, without rebuilding it.
+dist-check: dist c-deps
+	@$(MAKE) --no-print-directory dist-check-installed dist-check-crates
+
+# The crates' own tests, run from the unpacked .crate files outside the workspace (so a test that
+# reads ../tests/vectors fails here), longstraw-set against the unpacked longstraw as crates.io would
+# serve it. These need cargo: Rust users build from source. The files get a fresh mtime because a
+# .crate's are from 2006, and cargo would otherwise reuse test binaries built from an earlier unpacking
+# (whose CARGO_MANIFEST_DIR is gone).
+dist-check-crates:
+	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/longstraw-crates.XXXXXX") && trap 'rm -rf "$$d"' EXIT && \
+	for c in longstraw longstraw-set; do tar -xzf $(DIST)/rust/$$c-$(DIST_VERSION).crate -C $$d; done && \
+	find $$d -type f -exec touch {} + && \
+	export CARGO_TARGET_DIR=$(C_TARGET_DIR)/dist-check-crates && \
+	echo "dist-check: cargo test in the unpacked longstraw-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-$(DIST_VERSION) && $(CARGO) test --quiet --release) && \
+	echo "dist-check: cargo test in the unpacked longstraw-set-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-set-$(DIST_VERSION) && $(CARGO) test --quiet --release \
+	  --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'")
+
+dist-check-installed:
+	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
+	  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
+	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check.sh

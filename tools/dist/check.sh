@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# make dist-check: installs each release artifact in dist/ the way its users would, in fresh directories
+# outside the repository, with cargo and rustc off PATH, and runs that language's vector tests against the
+# installed copy. Tests and vectors are copied out first, so nothing below reads the source tree.
+#
+# Environment (from mk/dist.mk): ROOT DIST VERSION SONAME TRIPLE NODE_PLATFORM GO_MODULE GO GOMODCACHE.
+# DIST_CHECK_KEEP=1 keeps the scratch directory.
+set -euo pipefail
+: "${ROOT:?}" "${DIST:?}" "${VERSION:?}" "${SONAME:?}" "${TRIPLE:?}" "${NODE_PLATFORM:?}" "${GO_MODULE:?}" "${GO:?}"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/longstraw-dist-check.XXXXXX")
+cleanup() {
+  if [ "${DIST_CHECK_KEEP:-}" = 1 ]; then echo "dist-check: kept $WORK"; return; fi
+  chmod -R u+w "$WORK" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+case "$WORK" in "$ROOT"/*) echo "dist-check: $WORK is inside the repository" >&2; exit 1 ;; esac
+
+passed=0
+ok() { passed=$((passed + 1)); echo "dist-check: ok: $*"; }
+
+# Every glibc binary is linked against glibc 2.17 symbols at most (manylinux2014), so it loads on
+# Debian 8+, Ubuntu 14.04+ and RHEL 7+.
+GLIBC_FLOOR=2.17
+needs_glibc_at_most() {
+  local newest
+  newest=$(objdump -T "$1" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
+  if [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_FLOOR" | sort -V | tail -n 1)" != "$GLIBC_FLOOR" ]; then
+    echo "dist-check: $1 needs glibc $newest, newer than $GLIBC_FLOOR" >&2; exit 1
+  fi
+  echo "dist-check: $(basename "$1") needs glibc $newest at most"
+}
+
+mkdir -p "$WORK/tests"
+cp -r "$ROOT/tests/vectors" "$WORK/tests/vectors"
+VECTORS=$WORK/tests/vectors
+ALL_VECTORS=("$VECTORS/placement-v1.json" "$VECTORS/table-v1.json" "$VECTORS/skeleton-v1.json" "$VECTORS/domains-v1.json")
+
+# No Rust toolchain: its directory leaves PATH, and stubs that fail loudly stand first in case
+# another directory has one.
+mkdir -p "$WORK/no-rust"
+for tool in cargo rustc rustup; do
+  printf '#!/bin/sh\necho "dist-check: %s was called, but installed artifacts must not need Rust" >&2\nexit 127\n' "$tool" \
+    > "$WORK/no-rust/$tool"
+  chmod +x "$WORK/no-rust/$tool"
+done
+PATH="$WORK/no-rust:$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e '/\.cargo/bin$' -e '/\.rustup' | paste -sd:)"
+export PATH
+if cargo --version >/dev/null 2>&1 || rustc --version >/dev/null 2>&1; then
+  echo "dist-check: cargo or rustc still runs" >&2; exit 1
+fi
+ok "cargo and rustc are off PATH"
+cd "$WORK"
+
+# ---- Python: the wheel from dist/python in a fresh venv; pytest from a copy of the tests ----
+check_python() {
+  local py=$WORK/python
+  python3 -m venv "$py/venv"
+  "$py/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --find-links "$DIST/python" longstraw
+  "$py/venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy
+  local where
+  where=$(cd "$WORK" && "$py/venv/bin/python" -c 'import longstraw, os; print(os.path.dirname(longstraw.__file__))')
+  case "$where" in "$py/venv/"*) ;; *) echo "dist-check: python imported longstraw from $where" >&2; exit 1 ;; esac
+  test "$("$py/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("longstraw"))')" = "$VERSION"
+  "$py/venv/bin/python" -m pip show --files longstraw | grep '_longstraw.abi3.so' >/dev/null
+  needs_glibc_at_most "$where/_longstraw.abi3.so"
+  # The tests find the vectors at ../../../tests/vectors, as in the repository.
+  mkdir -p "$py/bindings/python"
+  cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
+  mkdir -p "$py/tests"
+  ln -s "$VECTORS" "$py/tests/vectors"
+  (cd "$py/bindings/python/tests" && "$py/venv/bin/python" -m pytest -q -p no:cacheprovider test_vectors.py test_vectors_scale.py)
+  ok "python: wheel installed with pip --no-index, version $VERSION, vector tests pass"
+}
+
+# ---- Node: main + platform tarballs in a fresh project; require and import ----
+check_node() {
+  local app=$WORK/node/app
+  mkdir -p "$app/test"
+  (cd "$app" && npm init -y >/dev/null &&
+    npm install --silent --no-audit --no-fund "$DIST/node/longstraw-$VERSION.tgz" \
+      "$DIST/node/longstraw-$NODE_PLATFORM-$VERSION.tgz")
+  needs_glibc_at_most "$app/node_modules/longstraw-$NODE_PLATFORM/longstraw.$NODE_PLATFORM.node"
+  ! ls "$app"/node_modules/longstraw/*.node 2>/dev/null
+  for t in vectors scale; do
+    sed -e "s|require('..')|require('longstraw')|" -e "s|import('../index.mjs')|import('longstraw')|" \
+      "$ROOT/bindings/node/test/$t.test.js" > "$app/test/$t.test.js"
+    if grep -n "'\.\./" "$app/test/$t.test.js"; then echo "dist-check: $t.test.js still reads the source tree" >&2; exit 1; fi
+  done
+  cp "$ROOT/tools/dist/node-esm.test.mjs" "$app/test/esm.test.mjs"
+  (cd "$app" && LONGSTRAW_VECTORS="$VECTORS/placement-v1.json" LONGSTRAW_VECTORS_DIR="$VECTORS" \
+    LONGSTRAW_NODE_PLATFORM_PACKAGE="longstraw-$NODE_PLATFORM" node --test test/)
+  ok "node: longstraw-$VERSION.tgz + longstraw-$NODE_PLATFORM-$VERSION.tgz installed; require and import pass the vectors"
+}
+
+# ---- C: the tarball, through pkg-config (shared and static) and CMake find_package ----
+check_c() {
+  local c=$WORK/c name=longstraw-$VERSION-$TRIPLE
+  mkdir -p "$c/src"
+  tar -xzf "$DIST/c/$name.tar.gz" -C "$c"
+  local prefix=$c/$name
+  cp "$ROOT/tests/c/test_vectors.c" "$ROOT/tests/c/check.h" "$c/src/"
+  test "$(readelf -d "$prefix/lib/liblongstraw.so.$VERSION" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" = "$SONAME"
+  test "$(readlink "$prefix/lib/$SONAME")" = "liblongstraw.so.$VERSION"
+  test "$(readlink "$prefix/lib/liblongstraw.so")" = "$SONAME"
+  needs_glibc_at_most "$prefix/lib/liblongstraw.so.$VERSION"
+  ok "c: liblongstraw.so.$VERSION has SONAME $SONAME, symlinks in place"
+
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  test "$(pkg-config --modversion longstraw)" = "$VERSION"
+  test "$(pkg-config --modversion longstraw-static)" = "$VERSION"
+  # shellcheck disable=SC2046
+  cc -std=c99 -O1 "$c/src/test_vectors.c" -o "$c/vectors-shared" $(pkg-config --cflags --libs longstraw) -lcjson \
+    -Wl,-rpath,"$prefix/lib"
+  readelf -d "$c/vectors-shared" | grep "NEEDED.*\[$SONAME\]" >/dev/null
+  "$c/vectors-shared" "${ALL_VECTORS[@]}"
+  ok "c: pkg-config longstraw: linked $SONAME, vectors pass"
+  # shellcheck disable=SC2046
+  cc -std=c99 -O1 "$c/src/test_vectors.c" -o "$c/vectors-static" $(pkg-config --cflags --libs longstraw-static) -lcjson
+  if ldd "$c/vectors-static" | grep liblongstraw; then echo "dist-check: the static build links liblongstraw.so" >&2; exit 1; fi
+  "$c/vectors-static" "${ALL_VECTORS[@]}"
+  ok "c: pkg-config longstraw-static: no liblongstraw.so in ldd, vectors pass"
+  unset PKG_CONFIG_PATH
+
+  mkdir -p "$c/cmake"
+  cat > "$c/cmake/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.16)
+project(longstraw_consumer C)
+find_package(longstraw ${VERSION%.*} CONFIG REQUIRED)
+find_library(CJSON cjson REQUIRED)
+enable_testing()
+foreach(kind shared static)
+  add_executable(vectors_\${kind} $c/src/test_vectors.c)
+  target_link_libraries(vectors_\${kind} PRIVATE longstraw::\${kind} \${CJSON})
+  add_test(NAME vectors_\${kind} COMMAND vectors_\${kind} ${ALL_VECTORS[*]})
+endforeach()
+add_test(NAME static_has_no_shared_library
+         COMMAND sh -c "! ldd \$<TARGET_FILE:vectors_static> | grep liblongstraw")
+add_test(NAME shared_needs_soname
+         COMMAND sh -c "readelf -d \$<TARGET_FILE:vectors_shared> | grep 'NEEDED.*\\\\[$SONAME\\\\]'")
+CMAKE
+  cmake -S "$c/cmake" -B "$c/cmake/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$c/cmake/build" >/dev/null
+  (cd "$c/cmake/build" && ctest --output-on-failure)
+  # While the major version is 0, another minor is another ABI.
+  local next_minor
+  next_minor=$(echo "$VERSION" | awk -F. '{ print $1 "." $2 + 1 }')
+  mkdir -p "$c/cmake-next"
+  printf 'cmake_minimum_required(VERSION 3.16)\nproject(p C)\nfind_package(longstraw %s CONFIG REQUIRED)\n' "$next_minor" \
+    > "$c/cmake-next/CMakeLists.txt"
+  if cmake -S "$c/cmake-next" -B "$c/cmake-next/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null 2>&1; then
+    echo "dist-check: find_package(longstraw $next_minor) accepted $VERSION" >&2; exit 1
+  fi
+  ok "c: CMake find_package(longstraw ${VERSION%.*}): longstraw::shared and ::static pass the vectors; $next_minor is refused"
+}
+
+# ---- Go: a fresh module that replaces to the unpacked release module, then one that fetches the zip ----
+check_go() {
+  local g=$WORK/go
+  mkdir -p "$g/app"
+  cp -r "$DIST/go/longstraw-go-v$VERSION" "$g/longstraw-go"
+  cat > "$g/app/main.go" <<'GO'
+package main
+
+import (
+	"fmt"
+
+	longstraw "github.com/longstraw/longstraw/bindings/go"
+)
+
+func main() {
+	r, err := longstraw.New([]string{"cache-a", "cache-b", "cache-c"})
+	if err != nil {
+		panic(err)
+	}
+	owner, err := r.Owner("user:42")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(longstraw.VersionString(), owner)
+}
+GO
+  printf 'module example.com/app\n\ngo 1.22\n\nrequire %s v%s\n\nreplace %s => ../longstraw-go\n' \
+    "$GO_MODULE" "$VERSION" "$GO_MODULE" > "$g/app/go.mod"
+  cp "$g/longstraw-go/go.sum" "$g/app/go.sum"
+  # Third-party modules come from the repo's module cache (no network); nothing sets CGO_*.
+  local goenv=(env -u CGO_CFLAGS -u CGO_LDFLAGS GOFLAGS="-mod=mod -modcacherw" GOPROXY=off GOTOOLCHAIN=local
+    GOMODCACHE="$GOMODCACHE")
+  (cd "$g/app" && "${goenv[@]}" "$GO" build -o app . && ./app | grep "^$VERSION cache-" >/dev/null)
+  if ldd "$g/app/app" | grep liblongstraw; then echo "dist-check: the Go program links liblongstraw.so" >&2; exit 1; fi
+  (cd "$g/app" && LONGSTRAW_VECTORS_DIR="$VECTORS" "${goenv[@]}" "$GO" test -count=1 "$GO_MODULE")
+  ok "go: replace => unpacked release module: builds with no CGO_* variables, static, vector tests pass"
+
+  # The module zip, served as a module proxy would (GOPROXY=file://), into a fresh module cache.
+  mkdir -p "$g/zip-app"
+  cp "$g/app/main.go" "$g/zip-app/"
+  printf 'module example.com/zipapp\n\ngo 1.22\n\nrequire %s v%s\n' "$GO_MODULE" "$VERSION" > "$g/zip-app/go.mod"
+  cp "$g/longstraw-go/go.sum" "$g/zip-app/go.sum"
+  (cd "$g/zip-app" && env -u CGO_CFLAGS -u CGO_LDFLAGS GOFLAGS="-mod=mod -modcacherw" GOTOOLCHAIN=local GONOSUMDB="$GO_MODULE" \
+    GONOSUMCHECK=1 GOSUMDB=off GOPROXY="file://$DIST/go/proxy,file://$GOMODCACHE/cache/download" \
+    GOMODCACHE="$g/modcache" "$GO" build -o app . && ./app | grep "^$VERSION cache-" >/dev/null)
+  ok "go: the module zip (GOPROXY=file://dist/go/proxy) downloads, builds and runs"
+}
+
+check_python
+check_node
+check_c
+check_go
+echo "dist-check: $passed passed, 0 failed"

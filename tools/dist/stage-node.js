@@ -1,0 +1,50 @@
+'use strict'
+// Stages the npm packages the napi-rs v3 way: the main package `longstraw`
+// (JS loader and types, no binary) names one platform package per built
+// target in optionalDependencies; each platform package carries its stripped
+// .node. npm installs only the platform package whose os/cpu/libc match.
+//
+// usage: node stage-node.js NODE_DIR BIN_DIR STAGE_DIR VERSION PLATFORM...
+const fs = require('node:fs')
+const path = require('node:path')
+
+const [nodeDir, binDir, stageDir, version, ...platforms] = process.argv.slice(2)
+const root = path.resolve(nodeDir, '..', '..')
+const fail = (msg) => { console.error(`stage-node: ${msg}`); process.exit(1) }
+const readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'))
+const writeJson = (f, v) => fs.writeFileSync(f, JSON.stringify(v, null, 2) + '\n')
+const copy = (from, toDir) => fs.copyFileSync(from, path.join(toDir, path.basename(from)))
+const licenseFiles = ['LICENSE-MIT', 'LICENSE-APACHE']
+const licenses = licenseFiles.map((f) => path.join(root, f))
+
+if (platforms.length === 0) fail('no platforms given')
+const main = readJson(path.join(nodeDir, 'package.json'))
+if (main.version !== version) fail(`bindings/node/package.json is ${main.version}, the workspace is ${version}`)
+const binaryName = main.napi.binaryName
+
+fs.rmSync(stageDir, { recursive: true, force: true })
+const optionalDependencies = {}
+for (const platform of platforms) {
+  const skeleton = path.join(nodeDir, 'npm', platform)
+  const pkg = readJson(path.join(skeleton, 'package.json'))
+  if (pkg.version !== version) fail(`npm/${platform}/package.json is ${pkg.version}, the workspace is ${version}`)
+  const binary = path.join(binDir, `${binaryName}.${platform}.node`)
+  if (!fs.existsSync(binary)) fail(`${binary} was not built`)
+  if (!pkg.files.includes(path.basename(binary))) fail(`npm/${platform}/package.json does not list ${path.basename(binary)}`)
+  const dir = path.join(stageDir, pkg.name)
+  fs.mkdirSync(dir, { recursive: true })
+  // npm packs LICENSE-MIT and LICENSE-APACHE only when "files" names them.
+  writeJson(path.join(dir, 'package.json'), { ...pkg, files: [...pkg.files, ...licenseFiles] })
+  for (const f of [binary, path.join(skeleton, 'README.md'), ...licenses]) copy(f, dir)
+  optionalDependencies[pkg.name] = version
+}
+
+const dir = path.join(stageDir, main.name)
+fs.mkdirSync(dir, { recursive: true })
+const { devDependencies, scripts, ...published } = main
+published.optionalDependencies = optionalDependencies
+published.files = [...main.files, ...licenseFiles]
+writeJson(path.join(dir, 'package.json'), published)
+for (const f of [...main.files, 'README.md']) copy(path.join(nodeDir, f), dir)
+for (const f of licenses) copy(f, dir)
+console.log(`stage-node: ${main.name}@${version} with ${Object.keys(optionalDependencies).join(', ')}`)
