@@ -204,6 +204,10 @@ typedef enum {
    * call names the line and the field (docs/MEMBERSHIP.md).
    */
   LONGSTRAW_BAD_FILE = 20,
+  /**
+   * A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
+   */
+  LONGSTRAW_INVALID_SECRET = 21,
 } longstraw_result;
 
 /**
@@ -298,6 +302,238 @@ typedef struct longstraw_table longstraw_table;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Creates a balanced partition table (SPEC.md section 17) over the
+ * membership of `members`, like `longstraw_table_new` without flags: at
+ * each of the `replicas` ranks, no node holds more than
+ * `ceil(balance * P * w_i / W)` partitions (`P = 2^partition_bits`, `W` the
+ * total weight), unless every node a partition may use at a rank above 0 is
+ * full (SPEC.md section 17.4).
+ *
+ * `balance` is a number from 1.0 to 4.0, held to millionths. A lookup reads
+ * the stored ranks only: `longstraw_snapshot_top_k` and
+ * `longstraw_snapshot_rank` return at most `replicas` nodes. Every add, remove or weight change places every
+ * partition again (every cap depends on the total weight); the plain
+ * ranking underneath is patched incrementally, so no pair is scored twice.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+ * replicas or balance out of range, NaN included), `LONGSTRAW_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_table_new_balanced(const longstraw_snapshot *members,
+                                              uint8_t partition_bits,
+                                              size_t replicas,
+                                              double balance,
+                                              longstraw_table **out);
+
+/**
+ * Writes the table's balance to `*balance` (millionths as a double, e.g.
+ * 1.05), or 0.0 for a plain table.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `balance` must be NULL or writable.
+ */
+longstraw_result longstraw_table_balance(const longstraw_table *t,
+                                         double *balance);
+
+/**
+ * Creates an empty bounded-load set with balance factor `balance_factor`
+ * (`c`; 1.25 is the usual choice; it must be finite and at least
+ * 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_bounded_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
+ * balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `out` must be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_bounded_new(uint64_t seed,
+                                       uint32_t placement,
+                                       double balance_factor,
+                                       longstraw_bounded **out);
+
+/**
+ * `longstraw_bounded_new` for keyed placement (keyed-v1, SPEC.md §15): the
+ * set hashes keys and node ids with SipHash-2-4 under the
+ * `LONGSTRAW_SECRET_LEN`-byte `secret` (copied; never printed).
+ *
+ * Errors: those of `longstraw_bounded_new`, and `LONGSTRAW_INVALID_SECRET`
+ * (a secret that is not `LONGSTRAW_SECRET_LEN` bytes).
+ *
+ * # Safety
+ * `secret` must be NULL or readable for `secret_len` bytes; `out` must be
+ * NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_bounded_new_keyed(const uint8_t *secret,
+                                             size_t secret_len,
+                                             uint32_t placement,
+                                             double balance_factor,
+                                             longstraw_bounded **out);
+
+/**
+ * Releases a bounded-load set. `NULL` is ignored. Leases still out stay
+ * valid and are released separately.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle, not used again afterwards.
+ */
+void longstraw_bounded_free(longstraw_bounded *b);
+
+/**
+ * Adds one node (`id_len` bytes at `id`, copied) with weight `weight`.
+ *
+ * Errors: as `longstraw_rendezvous_add`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `id` must be NULL or point to `id_len`
+ * readable bytes.
+ */
+longstraw_result longstraw_bounded_add(longstraw_bounded *b,
+                                       const uint8_t *id,
+                                       size_t id_len,
+                                       double weight);
+
+/**
+ * Removes a node. Its leases stay valid and release cleanly; the in-flight
+ * total keeps counting them until they are released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_remove(longstraw_bounded *b,
+                                          const uint8_t *id,
+                                          size_t id_len);
+
+/**
+ * Changes a node's weight; 0 drains it (no new requests; its leases run
+ * out).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+ * `LONGSTRAW_INVALID_WEIGHT`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_set_weight(longstraw_bounded *b,
+                                              const uint8_t *id,
+                                              size_t id_len,
+                                              double weight);
+
+/**
+ * Places one request for `key` (`key_len` bytes): the first node of the
+ * key's ranking with room, which is the owner whenever the owner has room.
+ *
+ * On success `*lease` receives the lease, and `*id` / `*id_len` the chosen
+ * node's id, valid until the lease is released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_NO_ELIGIBLE_NODE` (empty
+ * or all drained). Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `key` must be NULL or point to
+ * `key_len` readable bytes; each out-pointer must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_acquire(const longstraw_bounded *b,
+                                           const uint8_t *key,
+                                           size_t key_len,
+                                           longstraw_lease **lease,
+                                           const uint8_t **id,
+                                           size_t *id_len);
+
+/**
+ * Ends a request: frees its place on the node. Call it exactly once per
+ * lease, from any thread. `NULL` is `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `lease` must be NULL or a lease from `longstraw_bounded_acquire` that was
+ * not released yet; it must not be used afterwards.
+ */
+longstraw_result longstraw_bounded_release(longstraw_lease *lease);
+
+/**
+ * Writes the number of requests in flight (on all nodes, including nodes
+ * removed since their requests started) to `*out`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_in_flight(const longstraw_bounded *b,
+                                             uint64_t *out);
+
+/**
+ * Reads every current node's in-flight requests, for metrics.
+ *
+ * `*snapshot` receives the membership the loads belong to (release it with
+ * `longstraw_snapshot_free`; get node ids from it with
+ * `longstraw_snapshot_node`), `*count` its node count, and
+ * `loads[0 .. min(count, loads_len))` the load of each node by index.
+ * Call with `loads_len` >= the node count to get them all.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `loads` must be NULL (with
+ * `loads_len` 0) or point to `loads_len` writable `uint64_t`; the other
+ * out-pointers must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_loads(const longstraw_bounded *b,
+                                         const longstraw_snapshot **snapshot,
+                                         uint64_t *loads,
+                                         size_t loads_len,
+                                         size_t *count);
+
+/**
+ * Creates an empty node set with keyed placement (`keyed-v1`): keys and
+ * node ids are hashed with SipHash-2-4 under `secret`, so whoever chooses
+ * keys cannot steer them onto one node. Use it when keys come from users.
+ *
+ * `secret` points to `secret_len` bytes, which must be exactly
+ * `LONGSTRAW_SECRET_LEN` (16) uniformly random bytes; the set keeps a copy.
+ * Every user of one cluster must use the same secret. `placement` is the
+ * placement version as for `longstraw_rendezvous_new` (1: keyed-v1 uses
+ * v1's rules after the hashes). Tables and skeletons built from this set's
+ * snapshots are keyed with the same secret.
+ *
+ * On success `*out` receives a handle to release with
+ * `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (out or secret is NULL),
+ * `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
+ * be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
+                                                size_t secret_len,
+                                                uint32_t placement,
+                                                longstraw_rendezvous **out);
+
+/**
+ * Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+ * created with a secret), else 0. A keyed set has no seed:
+ * `longstraw_snapshot_seed` reports 0 for it.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
+                                             uint32_t *out);
 
 /**
  * The mode a membership file declares (`mode = ...`), after validating the whole file.
