@@ -42,6 +42,11 @@
   (LONGSTRAW_VERSION_MAJOR * 10000 + LONGSTRAW_VERSION_MINOR * 100 + LONGSTRAW_VERSION_PATCH)
 
 /**
+ * The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
+ */
+#define LONGSTRAW_SECRET_LEN 16
+
+/**
  * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
  * bits and levels, from the node count at creation (`longstraw_table_new`,
  * `longstraw_skeleton_new`).
@@ -174,7 +179,8 @@ typedef enum {
    */
   LONGSTRAW_BACKEND_UNAVAILABLE = 15,
   /**
-   * An allocation the library could detect failed.
+   * An allocation whose size the caller chose (such as a partition
+   * table's rows) failed; nothing was changed.
    */
   LONGSTRAW_OUT_OF_MEMORY = 16,
   /**
@@ -183,14 +189,25 @@ typedef enum {
    */
   LONGSTRAW_INTERNAL_ERROR = 17,
   /**
-   * A partition-table or skeleton parameter (partition bits, replicas per
-   * partition, skeleton fan-out or levels) is out of its documented range.
+   * A partition-table, skeleton or bounded-load parameter (partition bits,
+   * replicas per partition, skeleton fan-out or levels, balance factor) is
+   * out of its documented range.
    */
   LONGSTRAW_INVALID_PARAMETER = 18,
   /**
    * A failure domain label was longer than 65535 bytes.
    */
   LONGSTRAW_INVALID_DOMAIN = 19,
+  /**
+   * A membership file could not be read, parsed, validated or written, or
+   * holds another mode than the call loads; the message buffer of the
+   * call names the line and the field (docs/MEMBERSHIP.md).
+   */
+  LONGSTRAW_BAD_FILE = 20,
+  /**
+   * A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
+   */
+  LONGSTRAW_INVALID_SECRET = 21,
 } longstraw_result;
 
 /**
@@ -210,6 +227,25 @@ typedef enum {
    */
   LONGSTRAW_MODE_SKELETON = 2,
 } longstraw_mode;
+
+/**
+ * A flat node set that caps each node's in-flight requests at
+ * `ceil(c * (in_flight + 1) * w_i / W)` (SPEC.md section 16).
+ *
+ * Create it with `longstraw_bounded_new`, place each request with
+ * `longstraw_bounded_acquire` and end it with `longstraw_bounded_release`.
+ * Every function except `longstraw_bounded_free` may be called
+ * concurrently from any thread on the same handle; acquire and release take
+ * no lock.
+ */
+typedef struct longstraw_bounded longstraw_bounded;
+
+/**
+ * One request in flight, from `longstraw_bounded_acquire`. Release it
+ * exactly once with `longstraw_bounded_release`, from any thread; it may
+ * outlive its `longstraw_bounded`.
+ */
+typedef struct longstraw_lease longstraw_lease;
 
 /**
  * A node set that any number of threads may use at once.
@@ -266,6 +302,308 @@ typedef struct longstraw_table longstraw_table;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Creates a balanced partition table (SPEC.md section 17) over the
+ * membership of `members`, like `longstraw_table_new` without flags: at
+ * each of the `replicas` ranks, no node holds more than
+ * `ceil(balance * P * w_i / W)` partitions (`P = 2^partition_bits`, `W` the
+ * total weight), unless every node a partition may use at a rank above 0 is
+ * full (SPEC.md section 17.4).
+ *
+ * `balance` is a number from 1.0 to 4.0, held to millionths. A lookup reads
+ * the stored ranks only: `longstraw_snapshot_top_k` and
+ * `longstraw_snapshot_rank` return at most `replicas` nodes. Every add, remove or weight change places every
+ * partition again (every cap depends on the total weight); the plain
+ * ranking underneath is patched incrementally, so no pair is scored twice.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+ * replicas or balance out of range, NaN included), `LONGSTRAW_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_table_new_balanced(const longstraw_snapshot *members,
+                                              uint8_t partition_bits,
+                                              size_t replicas,
+                                              double balance,
+                                              longstraw_table **out);
+
+/**
+ * Writes the table's balance to `*balance` (millionths as a double, e.g.
+ * 1.05), or 0.0 for a plain table.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `balance` must be NULL or writable.
+ */
+longstraw_result longstraw_table_balance(const longstraw_table *t,
+                                         double *balance);
+
+/**
+ * Creates an empty bounded-load set with balance factor `balance_factor`
+ * (`c`; 1.25 is the usual choice; it must be finite and at least
+ * 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_bounded_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
+ * balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `out` must be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_bounded_new(uint64_t seed,
+                                       uint32_t placement,
+                                       double balance_factor,
+                                       longstraw_bounded **out);
+
+/**
+ * `longstraw_bounded_new` for keyed placement (keyed-v1, SPEC.md §15): the
+ * set hashes keys and node ids with SipHash-2-4 under the
+ * `LONGSTRAW_SECRET_LEN`-byte `secret` (copied; never printed).
+ *
+ * Errors: those of `longstraw_bounded_new`, and `LONGSTRAW_INVALID_SECRET`
+ * (a secret that is not `LONGSTRAW_SECRET_LEN` bytes).
+ *
+ * # Safety
+ * `secret` must be NULL or readable for `secret_len` bytes; `out` must be
+ * NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_bounded_new_keyed(const uint8_t *secret,
+                                             size_t secret_len,
+                                             uint32_t placement,
+                                             double balance_factor,
+                                             longstraw_bounded **out);
+
+/**
+ * Releases a bounded-load set. `NULL` is ignored. Leases still out stay
+ * valid and are released separately.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle, not used again afterwards.
+ */
+void longstraw_bounded_free(longstraw_bounded *b);
+
+/**
+ * Adds one node (`id_len` bytes at `id`, copied) with weight `weight`.
+ *
+ * Errors: as `longstraw_rendezvous_add`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `id` must be NULL or point to `id_len`
+ * readable bytes.
+ */
+longstraw_result longstraw_bounded_add(longstraw_bounded *b,
+                                       const uint8_t *id,
+                                       size_t id_len,
+                                       double weight);
+
+/**
+ * Removes a node. Its leases stay valid and release cleanly; the in-flight
+ * total keeps counting them until they are released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_remove(longstraw_bounded *b,
+                                          const uint8_t *id,
+                                          size_t id_len);
+
+/**
+ * Changes a node's weight; 0 drains it (no new requests; its leases run
+ * out).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+ * `LONGSTRAW_INVALID_WEIGHT`.
+ *
+ * # Safety
+ * As `longstraw_bounded_add`.
+ */
+longstraw_result longstraw_bounded_set_weight(longstraw_bounded *b,
+                                              const uint8_t *id,
+                                              size_t id_len,
+                                              double weight);
+
+/**
+ * Places one request for `key` (`key_len` bytes): the first node of the
+ * key's ranking with room, which is the owner whenever the owner has room.
+ *
+ * On success `*lease` receives the lease, and `*id` / `*id_len` the chosen
+ * node's id, valid until the lease is released.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_NO_ELIGIBLE_NODE` (empty
+ * or all drained). Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `key` must be NULL or point to
+ * `key_len` readable bytes; each out-pointer must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_acquire(const longstraw_bounded *b,
+                                           const uint8_t *key,
+                                           size_t key_len,
+                                           longstraw_lease **lease,
+                                           const uint8_t **id,
+                                           size_t *id_len);
+
+/**
+ * Ends a request: frees its place on the node. Call it exactly once per
+ * lease, from any thread. `NULL` is `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `lease` must be NULL or a lease from `longstraw_bounded_acquire` that was
+ * not released yet; it must not be used afterwards.
+ */
+longstraw_result longstraw_bounded_release(longstraw_lease *lease);
+
+/**
+ * Writes the number of requests in flight (on all nodes, including nodes
+ * removed since their requests started) to `*out`.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_in_flight(const longstraw_bounded *b,
+                                             uint64_t *out);
+
+/**
+ * Reads every current node's in-flight requests, for metrics.
+ *
+ * `*snapshot` receives the membership the loads belong to (release it with
+ * `longstraw_snapshot_free`; get node ids from it with
+ * `longstraw_snapshot_node`), `*count` its node count, and
+ * `loads[0 .. min(count, loads_len))` the load of each node by index.
+ * Call with `loads_len` >= the node count to get them all.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Nothing is written on error.
+ *
+ * # Safety
+ * `b` must be NULL or a live handle; `loads` must be NULL (with
+ * `loads_len` 0) or point to `loads_len` writable `uint64_t`; the other
+ * out-pointers must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_loads(const longstraw_bounded *b,
+                                         const longstraw_snapshot **snapshot,
+                                         uint64_t *loads,
+                                         size_t loads_len,
+                                         size_t *count);
+
+/**
+ * Creates an empty node set with keyed placement (`keyed-v1`): keys and
+ * node ids are hashed with SipHash-2-4 under `secret`, so whoever chooses
+ * keys cannot steer them onto one node. Use it when keys come from users.
+ *
+ * `secret` points to `secret_len` bytes, which must be exactly
+ * `LONGSTRAW_SECRET_LEN` (16) uniformly random bytes; the set keeps a copy.
+ * Every user of one cluster must use the same secret. `placement` is the
+ * placement version as for `longstraw_rendezvous_new` (1: keyed-v1 uses
+ * v1's rules after the hashes). Tables and skeletons built from this set's
+ * snapshots are keyed with the same secret.
+ *
+ * On success `*out` receives a handle to release with
+ * `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (out or secret is NULL),
+ * `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
+ * be NULL or valid for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
+                                                size_t secret_len,
+                                                uint32_t placement,
+                                                longstraw_rendezvous **out);
+
+/**
+ * Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+ * created with a secret), else 0. A keyed set has no seed:
+ * `longstraw_snapshot_seed` reports 0 for it.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
+                                             uint32_t *out);
+
+/**
+ * The mode a membership file declares (`mode = ...`), after validating the whole file.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
+ *
+ * # Safety
+ * `path` must be a NUL-terminated string, `mode` writable, and `message`
+ * NULL (with `message_len` 0) or writable for `message_len` bytes.
+ */
+longstraw_result longstraw_file_mode(const char *path,
+                                     longstraw_mode *mode,
+                                     char *message,
+                                     size_t message_len);
+
+/**
+ * Loads a flat membership file (`mode = "flat"`) into a new node set; free it
+ * with `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (unreadable, bad
+ * TOML, an unknown field, an invalid or duplicate node, another mode; the
+ * message names the line and the field), `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * As `longstraw_file_mode`; `out` must be writable.
+ */
+longstraw_result longstraw_rendezvous_load_file(const char *path,
+                                                longstraw_rendezvous **out,
+                                                char *message,
+                                                size_t message_len);
+
+/**
+ * Loads a table membership file (`mode = "table"`); free the table with
+ * `longstraw_table_free`. Errors as `longstraw_rendezvous_load_file`.
+ *
+ * # Safety
+ * As `longstraw_rendezvous_load_file`.
+ */
+longstraw_result longstraw_table_load_file(const char *path,
+                                           longstraw_table **out,
+                                           char *message,
+                                           size_t message_len);
+
+/**
+ * Loads a skeleton membership file (`mode = "skeleton"`); free it with
+ * `longstraw_skeleton_free`. Errors as `longstraw_rendezvous_load_file`.
+ *
+ * # Safety
+ * As `longstraw_rendezvous_load_file`.
+ */
+longstraw_result longstraw_skeleton_load_file(const char *path,
+                                              longstraw_skeleton **out,
+                                              char *message,
+                                              size_t message_len);
+
+/**
+ * Saves a snapshot of any mode as a membership file (written to a temporary
+ * file and renamed, so readers never see half a file). The file pins the
+ * seed, the placement version and the mode's shape: loading it gives the
+ * same placement.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write).
+ *
+ * # Safety
+ * `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
+ */
+longstraw_result longstraw_snapshot_save_file(const longstraw_snapshot *s,
+                                              const char *path,
+                                              char *message,
+                                              size_t message_len);
 
 /**
  * Creates an empty node set.
@@ -484,11 +822,11 @@ const char *longstraw_result_str(int result);
  * labels, and its seed, placement version and kernel. The skeleton does not
  * depend on `members` afterwards.
  *
- * `fanout_bits` (1 to 6; ignored when `levels` is 0) and `levels` (0 to 5)
+ * `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and `levels` (0 to 5)
  * fix the tree's shape; pass `LONGSTRAW_AUTO` for both to pick the
  * shallowest tree whose leaf groups average at most 64 nodes for the node
  * count now (flat up to 256 nodes). Deeper trees look up faster and move
- * more keys on a change (BENCH-scale.md).
+ * more keys on a change (BENCHMARKS.md).
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_skeleton_free`.
@@ -702,7 +1040,8 @@ longstraw_result longstraw_snapshot_generation(const longstraw_snapshot *s,
                                                uint64_t *out);
 
 /**
- * Writes the seed the set was created with to `*out`.
+ * Writes the seed the set was created with to `*out`: 0 for a keyed set,
+ * which has no seed (see `longstraw_snapshot_is_keyed`).
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`.
  *
