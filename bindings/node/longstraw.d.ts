@@ -21,11 +21,15 @@ export interface SetOptions {
   seed?: number | bigint
   placement?: number
   domains?: Array<NodeInput | null>
+  /** 16 secret bytes: keyed placement (keyed-v1, docs/SPEC.md section 15); excludes `seed`. */
+  secret?: Buffer | Uint8Array
 }
 export interface TableOptions extends SetOptions {
   bits?: number
   replicas?: number
   distinctDomains?: boolean
+  /** A balanced table (docs/SPEC.md section 17): no node holds more than ceil(balance * P * w / W) partitions per rank. */
+  balance?: number
 }
 export interface SkeletonOptions extends SetOptions {
   fanoutBits?: number
@@ -38,7 +42,8 @@ export interface Snapshot<Id extends NodeId = NodeId> {
   readonly eligible: number
   readonly nodes: Array<Id>
   readonly weights: Array<number>
-  readonly seed: bigint
+  readonly seed: bigint | null
+  readonly isKeyed: boolean
   readonly placement: number
   readonly generation: number
   readonly backend: string
@@ -74,9 +79,12 @@ export interface NodeSet<Id extends NodeId = NodeId> {
   readonly nodes: Array<Id>
   readonly weights: Array<number>
   readonly domains: Array<DomainLabel>
-  readonly seed: bigint
+  readonly seed: bigint | null
+  readonly isKeyed: boolean
   readonly placement: number
   readonly backend: string
+  /** Writes the membership file (docs/MEMBERSHIP.md) that rebuilds this set's placement. */
+  save(path: string): void
   has(node: NodeInput): boolean
   owner(key: NodeInput): Id
   topK(key: NodeInput, k: number): Array<Id>
@@ -94,6 +102,8 @@ export interface RendezvousConstructor {
   new (nodes: Array<string>, options?: SetOptions): Rendezvous<string>
   new (nodes: Array<NodeInput>, options?: SetOptions): Rendezvous<NodeId>
   readonly prototype: Rendezvous
+  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  load(path: string): Rendezvous<NodeId>
 }
 export declare const Rendezvous: RendezvousConstructor
 
@@ -102,11 +112,14 @@ export interface Table<Id extends NodeId = NodeId> extends NodeSet<Id> {
   readonly partitionBits: number
   readonly replicas: number
   readonly distinctDomains: boolean
+  readonly balance: number | null
 }
 export interface TableConstructor {
   new (nodes: Array<string>, options?: TableOptions): Table<string>
   new (nodes: Array<NodeInput>, options?: TableOptions): Table<NodeId>
   readonly prototype: Table
+  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  load(path: string): Table<NodeId>
 }
 export declare const Table: TableConstructor
 
@@ -119,6 +132,8 @@ export interface SkeletonConstructor {
   new (nodes: Array<string>, options?: SkeletonOptions): Skeleton<string>
   new (nodes: Array<NodeInput>, options?: SkeletonOptions): Skeleton<NodeId>
   readonly prototype: Skeleton
+  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  load(path: string): Skeleton<NodeId>
 }
 export declare const Skeleton: SkeletonConstructor
 
@@ -128,6 +143,9 @@ export interface SnapshotConstructor {
   readonly prototype: Snapshot
 }
 export declare const Snapshot: SnapshotConstructor
+
+/** Request-level caps over the HRW ranking (docs/SPEC.md section 16); not generic over the id type. */
+export { BoundedLoad, Lease } from './index'
 
 /** The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this CPU supports. */
 export declare function backend(): string

@@ -73,14 +73,14 @@ fn number(js: Js, x: f64) -> Res<sys::napi_value> {
 
 #[napi]
 impl BoundedLoad {
-    /// `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement })`.
+    /// `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement, secret })`.
     ///
     /// `balanceFactor`: c, finite and at least 1 + 2^-16 (default 1.25).
     /// The other options are those of `Rendezvous` (no `domains`).
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number; secret?: Buffer | Uint8Array }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
