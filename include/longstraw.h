@@ -274,6 +274,44 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * Creates a balanced partition table (SPEC.md section 17) over the
+ * membership of `members`, like `longstraw_table_new` without flags: at
+ * each of the `replicas` ranks, no node holds more than
+ * `ceil(balance * P * w_i / W)` partitions (`P = 2^partition_bits`, `W` the
+ * total weight), unless every node a partition may use at a rank above 0 is
+ * full (SPEC.md section 17.4).
+ *
+ * `balance` is a number from 1.0 to 4.0, held to millionths. A lookup reads
+ * the stored ranks only: `longstraw_snapshot_top_k` returns at most
+ * `replicas` nodes. Every add, remove or weight change rebuilds the table
+ * (every cap depends on the total weight).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+ * replicas or balance out of range, NaN included), `LONGSTRAW_OUT_OF_MEMORY`.
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_table_new_balanced(const longstraw_snapshot *members,
+                                              uint8_t partition_bits,
+                                              size_t replicas,
+                                              double balance,
+                                              longstraw_table **out);
+
+/**
+ * Writes the table's balance to `*balance` (millionths as a double, e.g.
+ * 1.05), or 0.0 for a plain table.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `t` must be NULL or a live handle; `balance` must be NULL or writable.
+ */
+longstraw_result longstraw_table_balance(const longstraw_table *t,
+                                         double *balance);
+
+/**
  * The mode a membership file declares (`mode = ...`), after validating the whole file.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
