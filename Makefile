@@ -29,10 +29,11 @@ include mk/go.mk
 include mk/python.mk
 include mk/node.mk
 include mk/docs.mk
+include mk/guide.mk
 include mk/bench.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs
+test: lint test-rust test-c test-go test-python test-node test-docs test-guide
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale
