@@ -30,7 +30,17 @@ def script_for(path: Path, root: Path, blocks) -> str:
     lines = ["set -euo pipefail"]
     for b in blocks:
         lines.append(f"echo '--- {rel}:{b.line}' >&2")
-        lines += [shell_line(text, f"{rel}:{b.line + k}") for k, text in enumerate(b.lines)]
+        pending, start = "", 0
+        for k, text in enumerate(b.lines):
+            if not pending:
+                start = k
+            if text.endswith("\\"):  # a continued command: check its output once it is whole
+                pending += text[:-1] + " "
+                continue
+            lines.append(shell_line(pending + text, f"{rel}:{b.line + start}"))
+            pending = ""
+        if pending:
+            lines.append(pending)
     return "\n".join(lines) + "\n"
 
 
