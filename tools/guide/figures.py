@@ -58,6 +58,13 @@ class Svg:
             self.rect(x, y + i * 18 - 10, 12, 12, colour)
             self.text(x + 18, y + i * 18, name)
 
+    def legend_row(self, x: float, y: float, names: list[str], colours: list[str]) -> None:
+        """One row of swatches under the subtitle; the width of a label is estimated at 7 px a character."""
+        for name, colour in zip(names, colours):
+            self.rect(x, y - 10, 12, 12, colour)
+            self.text(x + 18, y, name)
+            x += 18 + 7 * len(name) + 24
+
     def write(self, path: Path) -> None:
         path.write_text("\n".join(self.parts + ["</svg>"]) + "\n", encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
@@ -78,9 +85,11 @@ def share_per_node(lab: dict, out: Path) -> None:
     ratios = [[share / fair for share, fair in zip(r["shares"], lab["weight_shares"])] for r in rows]
     top = max(1.3, math.ceil(max(max(r) for r in ratios) * 10) / 10)
     bottom = min(0.7, math.floor(min(min(r) for r in ratios) * 10) / 10)
-    svg = Svg(820, 400, "Share of keys per node, relative to its fair share (1.0 is perfect)",
-              f"{lab['keys']:,} keys `key:<i>` over {len(nodes)} equal nodes; from `longstraw lab --json`")
-    x0, x1, y0, y1 = 70, 650, 70, 350
+    svg = Svg(820, 420, "Share of keys per node, relative to its fair share (1.0 is perfect)",
+              f"{lab['keys']:,} keys over {len(nodes)} equal nodes; bars go up (more than fair) "
+              "or down (less) from 1.0; from `longstraw lab`")
+    svg.legend_row(16, 68, [f"{s} (max/mean {r['max_over_mean']:.3f})" for s, r in zip(series, rows)], PALETTE)
+    x0, x1, y0, y1 = 60, 800, 90, 370
     scale = lambda v: y1 - (v - bottom) / (top - bottom) * (y1 - y0)  # noqa: E731
     tick = bottom
     while tick <= top + 1e-9:
@@ -96,10 +105,6 @@ def share_per_node(lab: dict, out: Path) -> None:
             top_y, base = (scale(v), scale(1.0)) if v >= 1 else (scale(1.0), scale(v))
             svg.rect(x0 + i * group + group * 0.1 + j * bar, top_y, bar - 1, base - top_y, PALETTE[j])
         svg.text(x0 + (i + 0.5) * group, y1 + 18, node.replace("cache-", "#"), "middle")
-    svg.legend(x1 + 20, 90, [f"{s} (max {r['max_over_mean']:.3f})" for s, r in zip(series, rows)], PALETTE)
-    svg.text(x1 + 20, 160, "bars grow from 1.0:", extra='fill="#444"')
-    svg.text(x1 + 20, 176, "up = more than fair,", extra='fill="#444"')
-    svg.text(x1 + 20, 192, "down = less", extra='fill="#444"')
     svg.write(out / "share-per-node.svg")
 
 
@@ -107,12 +112,15 @@ def moves(lab: dict, out: Path) -> None:
     """Horizontal bars: keys moved per change and placement, with the optimum as a tick."""
     changes = [("add", "add one node"), ("remove", "remove one node"), ("reweight", "double one weight")]
     rows = [r for r in lab["rows"]]
-    svg = Svg(1000, 90 + len(rows) * 3 * 15 + len(rows) * 14, "Keys moved by one membership change, against the optimum",
+    svg = Svg(820, 100 + len(rows) * 3 * 15 + len(rows) * 14, "Keys moved by one membership change, against the optimum",
               "bar = keys whose owner changed; black tick = the least any placement must move; from `longstraw lab`")
-    x0, x1 = 180, 640
+    x0, x1 = 170, 490
+    svg.legend_row(16, 68, [c[1] for c in changes], PALETTE)
+    svg.line(480, 56, 480, 72, "#000", 'stroke-width="2"')
+    svg.text(488, 68, "optimum")
     top = max(r[c]["moved"] for r in rows for c, _ in changes if r[c] is not None)
     top = min(1.0, math.ceil(top * 10) / 10) or 1.0
-    y = 70
+    y = 88
     for r in rows:
         svg.text(x0 - 10, y + 22, f"{r['name']}", "end", 'font-weight="bold"')
         for k, (change, _) in enumerate(changes):
@@ -129,9 +137,6 @@ def moves(lab: dict, out: Path) -> None:
                 note += f" ({m['stray'] * 100:.1f}% between untouched nodes)"
             svg.text(max(x0 + w, ox) + 6, y + k * 15 + 10, note, extra='font-size="11"')
         y += 3 * 15 + 14
-    svg.legend(860, 90, [c[1] for c in changes], PALETTE)
-    svg.line(865, 140, 865, 156, "#000", 'stroke-width="2"')
-    svg.text(878, 153, "optimum", extra='fill="#444"')
     svg.write(out / "moves.svg")
 
 
@@ -166,8 +171,9 @@ def lookup_time(out: Path) -> None:
     ns = sorted({n for _, pts in data for n, _ in pts})
     lo_t, hi_t = 10.0, 10.0 ** math.ceil(math.log10(max(t for _, pts in data for _, t in pts)))
     svg = Svg(820, 420, "Lookup time per key against the number of nodes (log-log)",
-              f"bench/results/{LOOKUP_RUN}.json: criterion, {run.get('backend', '?')} backend, "
-              f"load average {run.get('load_average', '?')}; lower is better")
+              f"bench/results/{LOOKUP_RUN}.json: criterion, {run.get('backend', '?')} backend; lower is better")
+    svg.text(16, 405, f"load average during the run: {run.get('load_average', '?')} (a loaded machine: "
+             "read the shape and the crossings, not exact times)", extra='fill="#444" font-size="12"')
     x0, x1, y0, y1 = 80, 560, 70, 370
     lx = lambda n: x0 + (math.log10(n) - math.log10(ns[0])) / (math.log10(ns[-1]) - math.log10(ns[0])) * (x1 - x0)  # noqa: E731
     ly = lambda t: y1 - (math.log10(t) - math.log10(lo_t)) / (math.log10(hi_t) - math.log10(lo_t)) * (y1 - y0)  # noqa: E731
