@@ -3,6 +3,7 @@
 #   make demo    build what is needed and show placement in every language
 #   make test    every language's tests and every example in the docs (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
+#   make guide   the user guide (docs/guide/) into build/guide/; make guide-figures regenerates its pictures
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
 #
 # Each language keeps its recipes in its own mk/*.mk file.
