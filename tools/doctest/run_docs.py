@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tokenize
+import tomllib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,10 +351,16 @@ def main() -> int:
                 tally.no_run.append(f"{b.where()} ({' '.join(b.info)})")
             elif b.lang == "text":
                 tally.text += 1
+            elif b.lang == "toml":  # a file's contents (membership files): it must at least parse
+                try:
+                    tomllib.loads("\n".join(b.lines))
+                    tally.count("toml (parsed)", 1)
+                except tomllib.TOMLDecodeError as e:
+                    tally.failures.append(f"{b.where()}: this ```toml block does not parse: {e}")
             elif b.lang not in RUNNABLE:
                 tally.failures.append(
                     f"{b.where()}: a ```{' '.join(b.info)} block is neither runnable here nor marked: "
-                    "give it a language this runner knows (python, js, js esm, go, c, rust, sh), "
+                    "give it a language this runner knows (python, js, js esm, go, c, rust, sh), `toml` for a file, "
                     "`text` for prose, or add `not-run`")
             elif b.lang == "rust":
                 if path.resolve() not in covered:
