@@ -67,7 +67,7 @@ class Svg:
 
     def write(self, path: Path) -> None:
         path.write_text("\n".join(self.parts + ["</svg>"]) + "\n", encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
+        print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def lab_row(lab: dict, name: str) -> dict:
