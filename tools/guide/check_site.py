@@ -4,7 +4,8 @@
 Walks every HTML page of the site (build/guide/ by default) and checks each `href` and `src`:
   * a relative target must be a file of the site (a folder must have an index.html);
   * a `#fragment` must be an `id` (or `name`) on the target page;
-  * every <img> must point at an existing, non-empty file, and an SVG must parse as XML.
+  * every <img> must point at an existing, non-empty file, and an SVG must parse as XML;
+  * no ``` appears in running text (a code block that rendered as prose).
 External links (http, https, mailto) cannot be followed offline: they are counted and listed, not checked.
 Standard library only.
 """
@@ -23,9 +24,21 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
         self.refs: list[tuple[str, str]] = []  # (kind, url): kind is "link" or "image"
+        self.in_code = 0
+        self.stray_fences = 0  # ``` in running text: a code block the Markdown renderer did not recognise
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("pre", "code", "script") and self.in_code:
+            self.in_code -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.in_code and "```" in data:
+            self.stray_fences += 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v for k, v in attrs if v is not None}
+        if tag in ("pre", "code", "script"):
+            self.in_code += 1
         for key in ("id", "name"):
             if key in a and tag != "meta":
                 self.ids.add(a[key])
@@ -55,6 +68,8 @@ def main() -> int:
     links = images = 0
     for path, page in parsed.items():
         where = path.relative_to(site)
+        if page.stray_fences:
+            errors.append(f"{where}: {page.stray_fences} code fence(s) rendered as text (a block the renderer did not parse)")
         for kind, url in page.refs:
             parts = urlsplit(url)
             if parts.scheme in ("http", "https", "mailto") or url.startswith("//"):
