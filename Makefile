@@ -4,6 +4,7 @@
 #   make test    every language's tests, every example in the docs, then the release artifacts
 #                installed outside the repo (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
+#   make guide   the user guide (docs/guide/) into build/guide/; make guide-figures regenerates its pictures
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
 #   make dist    release artifacts into dist/ (make dist-check installs and tests them outside the repo)
 #
@@ -31,12 +32,13 @@ include mk/go.mk
 include mk/python.mk
 include mk/node.mk
 include mk/docs.mk
+include mk/guide.mk
 include mk/bench.mk
 include mk/diff.mk
 include mk/dist.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs test-diff dist-check
+test: lint test-rust test-c test-go test-python test-node test-docs test-guide test-diff dist-check
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale

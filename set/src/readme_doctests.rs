@@ -6,3 +6,6 @@ pub struct RepositoryReadme;
 
 #[doc = include_str!("../../bench/scale/README.md")]
 pub struct ScaleReadme;
+
+#[doc = include_str!("../../docs/guide/src/languages/rust.md")]
+pub struct GuideRust;

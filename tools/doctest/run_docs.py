@@ -32,13 +32,16 @@ import shutil
 import subprocess
 import sys
 import tokenize
+import tomllib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import shell  # noqa: E402  (tools/doctest/shell.py: the `sh` blocks)
+
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-RUNNABLE = {"python", "js", "go", "c", "rust"}
+RUNNABLE = {"python", "js", "go", "c", "rust", "sh"}
 ALIASES = {"py": "python", "javascript": "js", "mjs": "js", "cjs": "js", "golang": "go"}
 
 
@@ -293,6 +296,13 @@ def run_go(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> N
     check_output(tally, what, run([str(mod / "doc-program")], mod), expected, len(blocks), "go")
 
 
+def run_sh(path: Path, blocks: list[Block], work: Path, tally: Tally) -> None:
+    script = work / (slug(path) + ".sh")
+    script.write_text(shell.script_for(path, ROOT, blocks))
+    proc = run(["bash", str(script)], ROOT, shell.env_for(ROOT))
+    report(tally, f"sh {path.relative_to(ROOT)}", proc, len(blocks), "sh")
+
+
 def rustdoc_covered() -> set[Path]:
     """Markdown files pulled into some crate's rustdoc with include_str!."""
     covered: set[Path] = set()
@@ -341,10 +351,16 @@ def main() -> int:
                 tally.no_run.append(f"{b.where()} ({' '.join(b.info)})")
             elif b.lang == "text":
                 tally.text += 1
+            elif b.lang == "toml":  # a file's contents (membership files): it must at least parse
+                try:
+                    tomllib.loads("\n".join(b.lines))
+                    tally.count("toml (parsed)", 1)
+                except tomllib.TOMLDecodeError as e:
+                    tally.failures.append(f"{b.where()}: this ```toml block does not parse: {e}")
             elif b.lang not in RUNNABLE:
                 tally.failures.append(
                     f"{b.where()}: a ```{' '.join(b.info)} block is neither runnable here nor marked: "
-                    "give it a language this runner knows (python, js, js esm, go, c, rust), "
+                    "give it a language this runner knows (python, js, js esm, go, c, rust, sh), `toml` for a file, "
                     "`text` for prose, or add `not-run`")
             elif b.lang == "rust":
                 if path.resolve() not in covered:
@@ -365,6 +381,8 @@ def main() -> int:
                 run_c(path, group, work, args, tally)
             elif lang == "go":
                 run_go(path, group, work, args, tally)
+            elif lang == "sh":
+                run_sh(path, group, work, tally)
 
     print("\ncode blocks run, by language:")
     for lang, n in sorted(tally.ran.items()):

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""The guide's pictures, as SVG, from measured data only: `make guide-figures`.
+
+Inputs (nothing is typed in by hand):
+  * the JSON of `longstraw lab --json` on tools/guide/fleet.toml (shares per node, keys moved per change);
+  * bench/results/*.json (lookup time against n per mode and per peer);
+  * bounded-load simulation results in bench/results/, once that simulation has landed.
+
+Usage: figures.py --lab LAB.json --out docs/guide/src/img
+Standard library only, so that it runs anywhere `make test` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results"
+
+PALETTE = ["#1f5fa8", "#d9822b", "#3a9a4a", "#b8383b", "#7a5ab0", "#8c6d3f", "#c55aa0", "#5f6b77"]
+FONT = 'font-family="DejaVu Sans, Helvetica, Arial, sans-serif"'
+
+
+def esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class Svg:
+    """A fixed-size canvas with a white background; every chart below draws on one."""
+
+    def __init__(self, width: int, height: int, title: str, subtitle: str):
+        self.width, self.height = width, height
+        self.parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" {FONT} font-size="13">',
+            f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+            f'<text x="16" y="24" font-size="16" font-weight="bold">{esc(title)}</text>',
+            f'<text x="16" y="44" fill="#444">{esc(subtitle)}</text>',
+        ]
+
+    def add(self, element: str) -> None:
+        self.parts.append(element)
+
+    def text(self, x: float, y: float, s: str, anchor: str = "start", extra: str = "") -> None:
+        self.add(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {extra}>{esc(s)}</text>')
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = "#999", extra: str = "") -> None:
+        self.add(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" {extra}/>')
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str) -> None:
+        self.add(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.1f}" height="{max(h, 0):.1f}" fill="{fill}"/>')
+
+    def legend(self, x: float, y: float, names: list[str], colours: list[str]) -> None:
+        for i, (name, colour) in enumerate(zip(names, colours)):
+            self.rect(x, y + i * 18 - 10, 12, 12, colour)
+            self.text(x + 18, y + i * 18, name)
+
+    def legend_row(self, x: float, y: float, names: list[str], colours: list[str]) -> None:
+        """One row of swatches under the subtitle; the width of a label is estimated at 7 px a character."""
+        for name, colour in zip(names, colours):
+            self.rect(x, y - 10, 12, 12, colour)
+            self.text(x + 18, y, name)
+            x += 18 + 7 * len(name) + 24
+
+    def write(self, path: Path) -> None:
+        path.write_text("\n".join(self.parts + ["</svg>"]) + "\n", encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def lab_row(lab: dict, name: str) -> dict:
+    for row in lab["rows"]:
+        if row["name"] == name:
+            return row
+    raise SystemExit(f"the lab output has no row {name!r}; rows: {[r['name'] for r in lab['rows']]}")
+
+
+def share_per_node(lab: dict, out: Path) -> None:
+    """Grouped bars: each node's share of the keys over its fair share, HRW against rings."""
+    series = ["longstraw flat", "ring V=100", "ring V=256"]
+    rows = [lab_row(lab, s) for s in series]
+    nodes = lab["nodes"]
+    ratios = [[share / fair for share, fair in zip(r["shares"], lab["weight_shares"])] for r in rows]
+    top = max(1.3, math.ceil(max(max(r) for r in ratios) * 10) / 10)
+    bottom = min(0.7, math.floor(min(min(r) for r in ratios) * 10) / 10)
+    svg = Svg(820, 420, "Share of keys per node, relative to its fair share (1.0 is perfect)",
+              f"{lab['keys']:,} keys over {len(nodes)} equal nodes; bars go up (more than fair) "
+              "or down (less) from 1.0; from `longstraw lab`")
+    svg.legend_row(16, 68, [f"{s} (max/mean {r['max_over_mean']:.3f})" for s, r in zip(series, rows)], PALETTE)
+    x0, x1, y0, y1 = 60, 800, 90, 370
+    scale = lambda v: y1 - (v - bottom) / (top - bottom) * (y1 - y0)  # noqa: E731
+    tick = bottom
+    while tick <= top + 1e-9:
+        svg.line(x0, scale(tick), x1, scale(tick), "#e3e3e3")
+        svg.text(x0 - 8, scale(tick) + 4, f"{tick:.1f}", "end")
+        tick += 0.1
+    svg.line(x0, scale(1.0), x1, scale(1.0), "#333", 'stroke-dasharray="5,3"')
+    group = (x1 - x0) / len(nodes)
+    bar = group * 0.8 / len(series)
+    for i, node in enumerate(nodes):
+        for j, r in enumerate(ratios):
+            v = r[i]
+            top_y, base = (scale(v), scale(1.0)) if v >= 1 else (scale(1.0), scale(v))
+            svg.rect(x0 + i * group + group * 0.1 + j * bar, top_y, bar - 1, base - top_y, PALETTE[j])
+        svg.text(x0 + (i + 0.5) * group, y1 + 18, node.replace("cache-", "#"), "middle")
+    svg.write(out / "share-per-node.svg")
+
+
+def moves(lab: dict, out: Path) -> None:
+    """Horizontal bars: keys moved per change and placement, with the optimum as a tick."""
+    changes = [("add", "add one node"), ("remove", "remove one node"), ("reweight", "double one weight")]
+    rows = [r for r in lab["rows"]]
+    svg = Svg(820, 100 + len(rows) * 3 * 15 + len(rows) * 14, "Keys moved by one membership change, against the optimum",
+              "bar = keys whose owner changed; black tick = the least any placement must move; from `longstraw lab`")
+    x0, x1 = 170, 490
+    svg.legend_row(16, 68, [c[1] for c in changes], PALETTE)
+    svg.line(480, 56, 480, 72, "#000", 'stroke-width="2"')
+    svg.text(488, 68, "optimum")
+    top = max(r[c]["moved"] for r in rows for c, _ in changes if r[c] is not None)
+    top = min(1.0, math.ceil(top * 10) / 10) or 1.0
+    y = 88
+    for r in rows:
+        svg.text(x0 - 10, y + 22, f"{r['name']}", "end", 'font-weight="bold"')
+        for k, (change, _) in enumerate(changes):
+            m = r[change]
+            if m is None:  # the lab gives None where a placement has no such operation (jump: no weights)
+                svg.text(x0 + 4, y + k * 15 + 10, "cannot do this change", extra='font-size="11" fill="#777"')
+                continue
+            w = m["moved"] / top * (x1 - x0)
+            svg.rect(x0, y + k * 15, w, 12, PALETTE[k])
+            ox = x0 + m["optimum"] / top * (x1 - x0)
+            svg.line(ox, y + k * 15 - 2, ox, y + k * 15 + 14, "#000", 'stroke-width="2"')
+            note = f"{m['moved'] * 100:.1f}%"
+            if m["stray"] > 0.0005:  # keys moved between two nodes the change did not touch
+                note += f" ({m['stray'] * 100:.1f}% between untouched nodes)"
+            svg.text(max(x0 + w, ox) + 6, y + k * 15 + 10, note, extra='font-size="11"')
+        y += 3 * 15 + 14
+    svg.write(out / "moves.svg")
+
+
+# The lookup picture: each mode and peer of the scale benchmark, ns per key against n, on log axes.
+LOOKUP_RUN = "2026-11-29-scale-lookup"
+LOOKUP_SERIES = [
+    ("flat-hrw", "longstraw flat"),
+    ("table", "longstraw table"),
+    ("skeleton-default", "longstraw skeleton"),
+    ("hashring-100vnodes", "ring, 100 vnodes (peer)"),
+    ("jump-xxh3", "jump (peer)"),
+    ("anchorhash", "anchorhash (peer)"),
+    ("maglev", "maglev (peer)"),
+]
+TO_NS = {"ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6}
+
+
+def lookup_points(run: dict, series: str) -> list[tuple[int, float]]:
+    points = []
+    for key, value in run["values"].items():
+        parts = key.split("/")
+        if len(parts) == 5 and parts[:2] == ["criterion", "lookup"] and parts[2] == series and parts[4] == "per-element":
+            number, unit = value.split()
+            points.append((int(parts[3]), float(number) * TO_NS[unit]))
+    return sorted(points)
+
+
+def lookup_time(out: Path) -> None:
+    run = json.loads((RESULTS / f"{LOOKUP_RUN}.json").read_text(encoding="utf-8"))
+    data = [(label, lookup_points(run, key)) for key, label in LOOKUP_SERIES]
+    data = [(label, pts) for label, pts in data if pts]
+    ns = sorted({n for _, pts in data for n, _ in pts})
+    lo_t, hi_t = 10.0, 10.0 ** math.ceil(math.log10(max(t for _, pts in data for _, t in pts)))
+    svg = Svg(820, 420, "Lookup time per key against the number of nodes (log-log)",
+              f"bench/results/{LOOKUP_RUN}.json: criterion, {run.get('backend', '?')} backend; lower is better")
+    svg.text(16, 405, f"load average during the run: {run.get('load_average', '?')} (a loaded machine: "
+             "read the shape and the crossings, not exact times)", extra='fill="#444" font-size="12"')
+    x0, x1, y0, y1 = 80, 560, 70, 370
+    lx = lambda n: x0 + (math.log10(n) - math.log10(ns[0])) / (math.log10(ns[-1]) - math.log10(ns[0])) * (x1 - x0)  # noqa: E731
+    ly = lambda t: y1 - (math.log10(t) - math.log10(lo_t)) / (math.log10(hi_t) - math.log10(lo_t)) * (y1 - y0)  # noqa: E731
+    decade = lo_t
+    while decade <= hi_t:
+        svg.line(x0, ly(decade), x1, ly(decade), "#e3e3e3")
+        label = f"{decade:g} ns" if decade < 1000 else f"{decade / 1000:g} µs"
+        svg.text(x0 - 8, ly(decade) + 4, label, "end")
+        decade *= 10
+    for n in ns:
+        svg.line(lx(n), y0, lx(n), y1, "#e3e3e3")
+        svg.text(lx(n), y1 + 18, f"n = {n:,}", "middle")
+    for i, (label, pts) in enumerate(data):
+        colour = PALETTE[i % len(PALETTE)]
+        dash = '' if label.startswith("longstraw") else ' stroke-dasharray="6,3"'
+        path = " ".join(f"{'M' if k == 0 else 'L'}{lx(n):.1f},{ly(t):.1f}" for k, (n, t) in enumerate(pts))
+        svg.add(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="2.5"{dash}/>')
+        for n, t in pts:
+            svg.add(f'<circle cx="{lx(n):.1f}" cy="{ly(t):.1f}" r="3.5" fill="{colour}"/>')
+    svg.legend(x1 + 30, 90, [label for label, _ in data], [PALETTE[i % len(PALETTE)] for i in range(len(data))])
+    svg.text(x1 + 30, 90 + len(data) * 18 + 10, "solid: longstraw; dashed: peers", extra='fill="#444"')
+    svg.text(x1 + 30, 90 + len(data) * 18 + 28, "a missing point: not measured", extra='fill="#444"')
+    svg.text(x1 + 30, 90 + len(data) * 18 + 46, "at that n in this run", extra='fill="#444"')
+    svg.write(out / "lookup-vs-n.svg")
+
+
+def bounded_load(out: Path) -> None:
+    """Max/avg load over time in the bounded-load simulation (issue 16).
+
+    PLACEHOLDER STEP: that simulation is being built on another branch. Until a bench/results file whose
+    name contains "bounded" exists, this writes a picture that says so instead of a chart, and prints it.
+    """
+    found = sorted(RESULTS.glob("*bounded*.json"))
+    svg = Svg(820, 160, "Bounded loads: max/avg in-flight load over time",
+              "the discrete-event simulation of issue 16 (50 nodes, Zipf 1.1, c = 1.25)")
+    if not found:
+        why = "no bench/results/*bounded*.json yet, so there is nothing to plot."
+    else:
+        # The simulation's JSON layout is not known on this branch: say so in the picture and loudly here
+        # rather than guess at it. Drawing it is the next step once that file exists.
+        why = f"bench/results/{found[0].name} exists, but this script does not draw its layout yet."
+    svg.text(16, 90, "PLACEHOLDER: " + why, extra='fill="#b8383b" font-weight="bold"')
+    svg.text(16, 114, "This picture becomes a chart once tools/guide/figures.py draws the simulation's results.")
+    svg.write(out / "bounded-load.svg")
+    print("guide-figures: PLACEHOLDER for bounded-load.svg: " + why)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lab", required=True, help="the output of `longstraw lab --json` on tools/guide/fleet.toml")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    lab = json.loads(Path(args.lab).read_text(encoding="utf-8"))
+    share_per_node(lab, out)
+    moves(lab, out)
+    lookup_time(out)
+    bounded_load(out)
+
+
+if __name__ == "__main__":
+    main()
