@@ -13,6 +13,9 @@
 //!
 //! Usage: `bounded-sim [--requests N | --full] [--out PATH]`. The default run
 //! is 10^6 requests per strategy (about a minute here); `--full` is 10^7.
+//! The output is raw (default `bench/runs/bounded-sim.json`): the docs cite
+//! `bench/results/<run>.json` only, so keep a run under `bench/runs/<date>-bounded/`
+//! and convert it as `bench/results/convert-2026-12-01-bounded-sim.py` does.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -331,7 +334,7 @@ fn node_index(id: &[u8]) -> u32 {
 
 fn main() {
     let mut requests: u64 = 1_000_000;
-    let mut out_path = String::from("bench/results/bounded-sim.json");
+    let mut out_path = String::from("bench/runs/bounded-sim.json");
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -442,7 +445,7 @@ fn main() {
     }
     json.push_str("  }\n}\n");
     if let Some(dir) = std::path::Path::new(&out_path).parent() {
-        std::fs::create_dir_all(dir).expect("create the results directory");
+        std::fs::create_dir_all(dir).expect("create the output directory");
     }
     std::fs::write(&out_path, json).expect("write the results");
     eprintln!("wrote {out_path}");
