@@ -247,9 +247,32 @@ fn bad_files_and_empty_corpora_are_clear_errors() {
         .unwrap();
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !out.status.success() && e.contains("not supported by this build") && !e.contains("hunter2"),
+        !out.status.success() && e.contains("hexadecimal") && !e.contains("hunter2"),
         "{e}"
     );
+    // 32 hex digits make a keyed set: it answers, and differs from the unkeyed file on some key.
+    let unkeyed = write(dir.path(), "u.toml", "[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n[[nodes]]\nid = \"c\"\n");
+    let keyed3 = write(
+        dir.path(),
+        "k3.toml",
+        "[secret]\nenv = \"LONGSTRAW_TEST_SECRET\"\n[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n[[nodes]]\nid = \"c\"\n",
+    );
+    let keys: Vec<String> = (0..64).map(|i| format!("user:{i}")).collect();
+    let owners = |file: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_longstraw"))
+            .arg("owner")
+            .args(["-m", file])
+            .args(&keys)
+            .env("LONGSTRAW_TEST_SECRET", "000102030405060708090a0b0c0d0e0f")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(!text.contains("000102030405"), "the secret was printed");
+        text
+    };
+    // Independent placements over 3 nodes agree on a key with probability 1/3: all 64 agreeing is (1/3)^64.
+    assert_ne!(owners(&keyed3), owners(&unkeyed));
 
     let empty = write(dir.path(), "empty.txt", "");
     let e = fails(&["plan", "--from", &m, "--to", &m, "--keys", &empty], b"");

@@ -63,7 +63,7 @@ impl fmt::Display for Error {
             ErrorKind::Syntax(m) | ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::Set(e) => write!(f, "{e}"),
             ErrorKind::NotSupported(m) => write!(f, "{m} is not supported by this build of longstraw"),
-            ErrorKind::Secret(m) => write!(f, "secret: {m}"),
+            ErrorKind::Secret(m) => f.write_str(m),
         }
     }
 }
