@@ -251,7 +251,11 @@ fn bad_files_and_empty_corpora_are_clear_errors() {
         "{e}"
     );
     // 32 hex digits make a keyed set: it answers, and differs from the unkeyed file on some key.
-    let unkeyed = write(dir.path(), "u.toml", "[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n[[nodes]]\nid = \"c\"\n");
+    let unkeyed = write(
+        dir.path(),
+        "u.toml",
+        "[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n[[nodes]]\nid = \"c\"\n",
+    );
     let keyed3 = write(
         dir.path(),
         "k3.toml",
