@@ -81,33 +81,37 @@ pub(crate) fn interval(score: u64, weight: f64) -> (f64, f64) {
 
 /// `2^-53`, exactly.
 const TWO_NEG_53: f64 = 1.0 / (1u64 << 53) as f64;
-/// `1 - 2^-50`: covers the three roundings of the quick lower bound.
+/// `1 - 2^-50`: covers the roundings of the quick lower bound.
 const QUICK_LO: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
 /// `1 + 2^-40`: covers the handful of roundings of the quick upper bound.
 const QUICK_HI: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
 
-/// A wide interval `[lo, hi]` around `-weighted_score(score, weight)` with
-/// no logarithm: `x <= -ln(u) <= x / u` for `x = 1 - u`. Its relative width
-/// is about `x`, so it is tight exactly for the nodes that win a race (small
-/// `x`) and lets the scan skip the float `ln` of [`interval`]; that runs only
-/// for the few candidates still alive at the end.
+/// A logarithm-free interval `[lo, hi]` around `-weighted_score(score,
+/// weight)`, from the series `-ln(1 - x) = x + x^2/2 + x^3/3 + ...` with
+/// `x = 1 - u`: `x + x^2/2 <= -ln(u) <= x + x^2 / (2(1 - x))`. Its relative
+/// width is about `x^2 / 2`, so it is tight exactly for the nodes that win a
+/// race (small `x`) and lets the scan skip the float `ln` of [`interval`];
+/// that runs only for the few candidates still alive at the end.
 ///
 /// `inverse` is `fl(1 / weight)` for a non-zero valid weight.
 ///
 /// Why it brackets the spec's value `E = fl(fl(L) / w)`, `L` the spec's
-/// fixed-point `-ln(u)`: `x = k / 2^53` is a float and `L >= -ln(u) >= x`,
-/// so `fl(L) >= x` and `E >= fl(x / w) >= (x / w)(1 - 2^-53)`, above `lo`
-/// (three roundings of `2^-53` each, then `1 - 2^-50`). Above, `L <= k / m
-/// + 2^-60` (`m = 2^53 - k`, the spec's excess is below `2^-60`), and `E`
-/// adds two roundings; `hi` adds `2^-58` and `2^-40` relatively.
+/// fixed-point `-ln(u)`: `L >= -ln(u) >= x + x^2/2`, so (rounding is
+/// monotone) `E >= (x + x^2/2) / w * (1 - 2^-53)^2`, while `lo` is that
+/// value after five roundings of `2^-53` and a factor `1 - 2^-50`. Above,
+/// `L <= -ln(u) + 2^-60` (the spec's excess), `x / (1 - x) = k / m` with
+/// `m = 2^53 - k`, and `E` adds two roundings; `hi` adds `2^-58` and `2^-40`
+/// relatively, which covers its own six roundings too.
 #[inline(always)]
 pub(crate) fn quick_interval(score: u64, inverse: f64) -> (f64, f64) {
     let k = !score >> 11;
     let m = (1u64 << 53) - k;
-    // Both convert exactly (k < 2^53, 1 <= m <= 2^53).
+    // Both convert exactly (k < 2^53, 1 <= m <= 2^53), and `x` is exact.
     let (k, m) = (k as f64, m as f64);
-    let lo = k * TWO_NEG_53 * inverse * QUICK_LO;
-    let hi = (k / m + ABS) * inverse * QUICK_HI;
+    let x = k * TWO_NEG_53;
+    let half_x = 0.5 * x;
+    let lo = (x + half_x * x) * inverse * QUICK_LO;
+    let hi = (x + half_x * (k / m) + ABS) * inverse * QUICK_HI;
     (lo, hi)
 }
 
