@@ -390,6 +390,12 @@ impl Race {
     /// compares cross products instead of dividing.
     #[inline(never)]
     fn admit_lanes(&mut self, scores: &[u64; 16], weights: &[f64], base: usize, bits: u32) -> bool {
+        if bits & bits.wrapping_sub(1) == 0 {
+            // One lane (the usual case after the first chunk): nothing to order.
+            let b = bits.trailing_zeros() as usize;
+            let w = weights[base + b];
+            return w == 0.0 || self.admit(base + b, scores[b], w);
+        }
         let mut first = usize::MAX;
         let (mut first_k, mut first_w) = (1.0f64, 0.0f64);
         let mut rest = bits;
