@@ -8,7 +8,9 @@
 //! 1. A SIMD filter, [`crate::arch::Vector::race_filter`], uses the bound
 //!    `-ln(u) >= 1 - u` (no logarithm at all) to drop every node whose `E`
 //!    surely exceeds the current bound `B`.
-//! 2. Nodes that pass get an interval `[lo, hi]` around `E` from
+//! 2. Nodes that pass get a logarithm-free interval from [`quick_interval`];
+//!    the candidates still alive after the scan get the tight interval
+//!    `[lo, hi]` around `E` from
 //!    [`interval`]: a float `ln` with relative error below `2^-42`, widened by
 //!    `2^-36` relatively and `2^-58` absolutely, which covers the spec's own
 //!    error (at most 15.4 units of `2^-64`, always upward) and every rounding.

@@ -6,8 +6,9 @@
 //!   far is broadcast; a vector of scores is tested against it, and only
 //!   lanes above it (rare after the first few vectors) leave the loop for an
 //!   exact insertion with the oracle's order.
-//! * Weighted: a threshold scan with [`Vector::race_filter`], then intervals
-//!   and, only for near-ties, the exact `ln` (see [`super::bounds`]).
+//! * Weighted: a threshold scan with [`Vector::race_filter`]; candidates get
+//!   logarithm-free intervals, the last survivors float-`ln` ones and, only
+//!   for near-ties, the exact `ln` (see [`super::bounds`]).
 //! * Batches: one dispatch per batch; for small equal-weight tables the keys
 //!   go in the lanes and the loop runs over the nodes.
 //!
