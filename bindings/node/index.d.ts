@@ -433,6 +433,13 @@ export declare class Table {
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<{ indices: Uint32Array; snapshot: Snapshot }>
   /** `owners` on the thread pool. */
   ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
+  /**
+   * `Table.create(nodes, options)`: the same table as `new Table(nodes,
+   * options)`, built on the thread pool so that the event loop keeps
+   * turning. Bad arguments reject the promise with the error the
+   * constructor would throw.
+   */
+  static create(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }): Promise<Table>
 }
 
 /**

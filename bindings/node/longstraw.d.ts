@@ -117,6 +117,9 @@ export interface Table<Id extends NodeId = NodeId> extends NodeSet<Id> {
 export interface TableConstructor {
   new (nodes: Array<string>, options?: TableOptions): Table<string>
   new (nodes: Array<NodeInput>, options?: TableOptions): Table<NodeId>
+  /** The same table as `new Table(nodes, options)`, built on the thread pool: the event loop keeps turning. */
+  create (nodes: Array<string>, options?: TableOptions): Promise<Table<string>>
+  create (nodes: Array<NodeInput>, options?: TableOptions): Promise<Table<NodeId>>
   readonly prototype: Table
   /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
   load(path: string): Table<NodeId>

@@ -175,7 +175,7 @@ unsafe fn set(js: Js, obj: sys::napi_value, name: &CStr, value: sys::napi_value)
 
 /// Rejects the promise with the JavaScript error object for `e` (a
 /// TypeError or RangeError keeps its constructor and `code`).
-fn reject_with(env: &Env, e: JsErr) -> napi::Error {
+pub(crate) fn reject_with(env: &Env, e: JsErr) -> napi::Error {
     let value = e.to_js(env.raw());
     // SAFETY: `value` was just created in this environment.
     let unknown = unsafe { Unknown::from_raw_unchecked(env.raw(), value) };

@@ -24,6 +24,7 @@ mod rendezvous;
 mod skeleton;
 mod snapshot;
 mod table;
+mod table_build;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;

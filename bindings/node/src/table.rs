@@ -34,6 +34,12 @@ impl ObjectFinalize for Table {
 }
 
 impl Table {
+    /// Wraps a built set, reporting its memory to the engine.
+    pub(crate) fn from_set(env: &Env, inner: SetTable) -> Table {
+        let external = inner.with_view(|view| Reported::new(env.raw(), view));
+        Table { inner, external }
+    }
+
     /// The set whose current snapshot the per-key lookups run on.
     pub fn current(&self) -> &SetTable {
         &self.inner
@@ -41,6 +47,17 @@ impl Table {
 }
 
 fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetTable> {
+    let (given, shape) = read_input(js, nodes, options)?;
+    Ok(SetTable::with_domains(given.triples(), shape)?)
+}
+
+/// Reads `(nodes, options)` into owned values (on the JavaScript thread), so
+/// that the build itself may run anywhere (see `Table.create`).
+pub(crate) fn read_input(
+    js: Js,
+    nodes: sys::napi_value,
+    options: sys::napi_value,
+) -> Res<(construct::Nodes, TableOptions)> {
     let mut shape = TableOptions::default();
     let extra = ["balance", "bits", "replicas", "distinctDomains"];
     let given = construct::read(js, nodes, options, &extra, |o| {
@@ -53,7 +70,7 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
         Ok(())
     })?;
     shape.set = given.set;
-    Ok(SetTable::with_domains(given.triples(), shape)?)
+    Ok((given, shape))
 }
 
 #[napi]

@@ -8,7 +8,9 @@
 //! 1. A SIMD filter, [`crate::arch::Vector::race_filter`], uses the bound
 //!    `-ln(u) >= 1 - u` (no logarithm at all) to drop every node whose `E`
 //!    surely exceeds the current bound `B`.
-//! 2. Nodes that pass get an interval `[lo, hi]` around `E` from
+//! 2. Nodes that pass get a logarithm-free interval from [`quick_interval`];
+//!    the candidates still alive after the scan get the tight interval
+//!    `[lo, hi]` around `E` from
 //!    [`interval`]: a float `ln` with relative error below `2^-42`, widened by
 //!    `2^-36` relatively and `2^-58` absolutely, which covers the spec's own
 //!    error (at most 15.4 units of `2^-64`, always upward) and every rounding.
@@ -79,6 +81,42 @@ pub(crate) fn interval(score: u64, weight: f64) -> (f64, f64) {
     (lo, hi)
 }
 
+/// `2^-53`, exactly.
+const TWO_NEG_53: f64 = 1.0 / (1u64 << 53) as f64;
+/// `1 - 2^-50`: covers the roundings of the quick lower bound.
+const QUICK_LO: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
+/// `1 + 2^-40`: covers the handful of roundings of the quick upper bound.
+const QUICK_HI: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
+
+/// A logarithm-free interval `[lo, hi]` around `-weighted_score(score,
+/// weight)`, from the series `-ln(1 - x) = x + x^2/2 + x^3/3 + ...` with
+/// `x = 1 - u`: `x + x^2/2 <= -ln(u) <= x + x^2 / (2(1 - x))`. Its relative
+/// width is about `x^2 / 2`, so it is tight exactly for the nodes that win a
+/// race (small `x`) and lets the scan skip the float `ln` of [`interval`];
+/// that runs only for the few candidates still alive at the end.
+///
+/// `inverse` is `fl(1 / weight)` for a non-zero valid weight.
+///
+/// Why it brackets the spec's value `E = fl(fl(L) / w)`, `L` the spec's
+/// fixed-point `-ln(u)`: `L >= -ln(u) >= x + x^2/2`, so (rounding is
+/// monotone) `E >= (x + x^2/2) / w * (1 - 2^-53)^2`, while `lo` is that
+/// value after five roundings of `2^-53` and a factor `1 - 2^-50`. Above,
+/// `L <= -ln(u) + 2^-60` (the spec's excess), `x / (1 - x) = k / m` with
+/// `m = 2^53 - k`, and `E` adds two roundings; `hi` adds `2^-58` and `2^-40`
+/// relatively, which covers its own six roundings too.
+#[inline(always)]
+pub(crate) fn quick_interval(score: u64, inverse: f64) -> (f64, f64) {
+    let k = !score >> 11;
+    let m = (1u64 << 53) - k;
+    // Both convert exactly (k < 2^53, 1 <= m <= 2^53), and `x` is exact.
+    let (k, m) = (k as f64, m as f64);
+    let x = k * TWO_NEG_53;
+    let half_x = 0.5 * x;
+    let lo = (x + half_x * x) * inverse * QUICK_LO;
+    let hi = (x + half_x * (k / m) + ABS) * inverse * QUICK_HI;
+    (lo, hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +130,13 @@ mod tests {
             hi - lo <= e * 1e-9 + 1e-16 / w,
             "too wide at {score:#x} w {w}: {lo} {e} {hi}"
         );
+    }
+
+    /// The quick interval brackets the exact score everywhere.
+    fn check_quick(score: u64, w: f64) {
+        let e = -weighted_score(score, w);
+        let (lo, hi) = quick_interval(score, 1.0 / w);
+        assert!(lo <= e && e <= hi, "quick: score {score:#x} w {w}: {lo} {e} {hi}");
     }
 
     #[test]
@@ -108,6 +153,9 @@ mod tests {
         for _ in 0..20_000 {
             z = crate::score::mix(z.wrapping_add(0x9E37_79B9_7F4A_7C15));
             for w in weights {
+                check_quick(z, w);
+                check_quick(z | 0xFFFF_FFFF_FFF0_0000, w);
+                check_quick(z >> 40, w);
                 check(z, w);
                 // Near u = 1 and u = 0, and around every power of two of m.
                 check(z | 0xFFFF_FFFF_FFF0_0000, w);
@@ -117,12 +165,16 @@ mod tests {
         for b in 0..64 {
             for d in [0u64, 1, 2047, 2048, 4095] {
                 for w in weights {
+                    check_quick((1u64 << b).wrapping_sub(d), w);
+                    check_quick((1u64 << b).wrapping_add(d), w);
                     check((1u64 << b).wrapping_sub(d), w);
                     check((1u64 << b).wrapping_add(d), w);
                 }
             }
         }
         for w in weights {
+            check_quick(u64::MAX, w);
+            check_quick(0, w);
             check(u64::MAX, w);
             check(0, w);
         }

@@ -6,15 +6,16 @@
 //!   far is broadcast; a vector of scores is tested against it, and only
 //!   lanes above it (rare after the first few vectors) leave the loop for an
 //!   exact insertion with the oracle's order.
-//! * Weighted: a threshold scan with [`Vector::race_filter`], then intervals
-//!   and, only for near-ties, the exact `ln` (see [`super::bounds`]).
+//! * Weighted: a threshold scan with [`Vector::race_filter`]; candidates get
+//!   logarithm-free intervals, the last survivors float-`ln` ones and, only
+//!   for near-ties, the exact `ln` (see [`super::bounds`]).
 //! * Batches: one dispatch per batch; for small equal-weight tables the keys
 //!   go in the lanes and the loop runs over the nodes.
 //!
 //! Every function here is `unsafe` only because it calls [`Vector`] methods:
 //! callers must hold the ISA (see [`Vector`]).
 
-use super::bounds::{interval, race_margin};
+use super::bounds::{interval, quick_interval, race_margin};
 use super::{mix, Vector};
 use crate::node_table::{NodeTable, Shape};
 use crate::oracle;
@@ -340,10 +341,11 @@ impl Race {
         }
     }
 
-    /// Considers node `j`; `false` when the candidate list overflowed.
+    /// Considers node `j` with the logarithm-free [`quick_interval`];
+    /// `false` when the candidate list overflowed.
     #[inline]
     fn admit(&mut self, j: usize, score: u64, weight: f64) -> bool {
-        let (lo, hi) = interval(score, weight);
+        let (lo, hi) = quick_interval(score, 1.0 / weight);
         if lo > self.bound {
             return true;
         }
@@ -378,44 +380,74 @@ impl Race {
         true
     }
 
-    /// Admits the eligible nodes of the lanes set in `bits`, from node `base`.
+    /// Admits the eligible nodes of the lanes set in `bits`, from node `base`;
+    /// `scores[b]` is the raw score of node `base + b`.
     ///
     /// The lane with the smallest `(1 - u) / w` (a lower bound on `E`, and
     /// close to it where it matters) goes first, so the bound drops at once
     /// and the other lanes are usually turned away by the same cheap test
-    /// the vector filter applies, before any logarithm.
+    /// the vector filter applies. The choice only orders the work, so it
+    /// compares cross products instead of dividing.
     #[inline(never)]
-    fn admit_lanes(&mut self, hashes: &[u64], weights: &[f64], key_hash: u64, base: usize, bits: u32) -> bool {
+    fn admit_lanes(&mut self, scores: &[u64; 16], weights: &[f64], base: usize, bits: u32) -> bool {
+        if bits & bits.wrapping_sub(1) == 0 {
+            // One lane (the usual case after the first chunk): nothing to order.
+            let b = bits.trailing_zeros() as usize;
+            let w = weights[base + b];
+            return w == 0.0 || self.admit(base + b, scores[b], w);
+        }
         let mut first = usize::MAX;
-        let mut first_key = f64::INFINITY;
+        let (mut first_k, mut first_w) = (1.0f64, 0.0f64);
         let mut rest = bits;
         while rest != 0 {
-            let j = base + rest.trailing_zeros() as usize;
+            let b = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let w = weights[j];
-            if w != 0.0 {
-                let order_key = (!pair_score(key_hash, hashes[j]) >> 11) as f64 / w;
-                if order_key <= first_key {
-                    (first, first_key) = (j, order_key);
-                }
+            let w = weights[base + b];
+            let k = (!scores[b] >> 11) as f64;
+            // k / w < first_k / first_w (first_w = 0 makes the right side infinite).
+            if w != 0.0 && k * first_w <= first_k * w {
+                (first, first_k, first_w) = (b, k, w);
             }
         }
         if first == usize::MAX {
             return true;
         }
-        if !self.admit(first, pair_score(key_hash, hashes[first]), weights[first]) {
+        if !self.admit(base + first, scores[first], first_w) {
             return false;
         }
         let mut rest = bits;
         while rest != 0 {
-            let j = base + rest.trailing_zeros() as usize;
+            let b = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (w, score) = (weights[j], pair_score(key_hash, hashes[j]));
-            if j != first && w != 0.0 && !surely_loses(score, w, self.bound) && !self.admit(j, score, w) {
+            let (w, score) = (weights[base + b], scores[b]);
+            if b != first && w != 0.0 && !surely_loses(score, w, self.bound) && !self.admit(base + b, score, w) {
                 return false;
             }
         }
         true
+    }
+
+    /// Replaces the survivors' quick intervals by the tight float-`ln` ones
+    /// of [`interval`], re-sorts them, updates the bound and keeps only
+    /// those that can still place; returns how many.
+    fn refine(&mut self, hashes: &[u64], weights: &[f64], key_hash: u64) -> usize {
+        let alive = self.survivors();
+        for c in &mut self.cands[..alive] {
+            let j = c.index as usize;
+            (c.lo, c.hi) = interval(pair_score(key_hash, hashes[j]), weights[j]);
+        }
+        let cands = &mut self.cands[..alive];
+        for i in 1..alive {
+            let mut j = i;
+            while j > 0 && cands[j - 1].hi > cands[j].hi {
+                cands.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        if alive >= self.k {
+            self.bound = self.cands[self.k - 1].hi;
+        }
+        self.survivors()
     }
 
     /// Moves the candidates that can still place (lo <= bound) to the front;
@@ -442,6 +474,92 @@ fn surely_loses(score: u64, weight: f64, bound: f64) -> bool {
     (!score >> 11) as f64 > race_margin(bound) * TWO_53 * weight
 }
 
+/// Lanes of a chunk passing the race filter at `bound` (both halves).
+///
+/// # Safety
+/// `weights..weights + 2 * LANES` is readable; the ISA of `V` is supported.
+#[inline(always)]
+unsafe fn chunk_filter<V: Vector>(s: (V, V), weights: *const f64, bound: f64) -> u32 {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { V::race_filter(s.0, weights, bound) | (V::race_filter(s.1, weights.add(V::LANES), bound) << V::LANES) }
+}
+
+/// [`admit_chunk_from`] for a full chunk read in place.
+///
+/// # Safety
+/// `base + 2 * LANES <= weights.len()`; the ISA of `V` is supported.
+#[inline(always)]
+unsafe fn admit_chunk<V: Vector>(
+    race: &mut Race,
+    scores: &[u64; 16],
+    weights: &[f64],
+    base: usize,
+    bits: u32,
+    s: (V, V),
+) -> bool {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { admit_chunk_from::<V>(race, scores, &weights[base..], weights, base, bits, s) }
+}
+
+/// Admits the lanes set in `bits` of the chunk from node `base` (scores
+/// `s`, stored in `scores`; `lane_weights` holds the chunk's weights from
+/// its first lane). When many lanes pass (the first chunk passes them all),
+/// the vector filter is first rerun at lower and lower bounds to single out
+/// the few lanes with the smallest `(1 - u) / w`; their admission sets a
+/// tight bound, and the rerun filter at that bound turns the other lanes
+/// away, all without a scalar pass over every lane.
+///
+/// # Safety
+/// `lane_weights` holds at least `2 * LANES` values; the ISA of `V` is supported.
+#[inline(always)]
+unsafe fn admit_chunk_from<V: Vector>(
+    race: &mut Race,
+    scores: &[u64; 16],
+    lane_weights: &[f64],
+    weights: &[f64],
+    base: usize,
+    bits: u32,
+    s: (V, V),
+) -> bool {
+    debug_assert!(lane_weights.len() >= 2 * V::LANES);
+    if bits.count_ones() <= 2 {
+        return race.admit_lanes(scores, weights, base, bits);
+    }
+    let first = bits.trailing_zeros() as usize;
+    let w = lane_weights[first];
+    if w == 0.0 {
+        return race.admit_lanes(scores, weights, base, bits);
+    }
+    let wp = lane_weights.as_ptr();
+    // A lower bound on the first lane's `E`: the filter at it keeps roughly
+    // the lanes whose lower bound is at most the first lane's.
+    let mut t = (!scores[first] >> 11) as f64 / (9_007_199_254_740_992.0 * w);
+    // SAFETY: `wp..wp + 2 * LANES` is readable (caller); ISA by the caller.
+    let mut few = unsafe { chunk_filter(s, wp, t) } & bits;
+    if few == 0 {
+        few = bits;
+    }
+    // Bounded: equal lower bounds (duplicate hashes) never separate.
+    for _ in 0..8 {
+        if few.count_ones() <= 1 {
+            break;
+        }
+        t *= 0.25;
+        // SAFETY: as above.
+        let fewer = unsafe { chunk_filter(s, wp, t) } & few;
+        if fewer == 0 {
+            break;
+        }
+        few = fewer;
+    }
+    if !race.admit_lanes(scores, weights, base, few) {
+        return false;
+    }
+    // SAFETY: as above.
+    let rest = unsafe { chunk_filter(s, wp, race_margin(race.bound)) } & bits & !few;
+    rest == 0 || race.admit_lanes(scores, weights, base, rest)
+}
+
 /// Runs the weighted race over every node; `false` if the candidate list
 /// overflowed (many nodes within 2^-34 of each other, e.g. duplicated hashes).
 ///
@@ -457,7 +575,10 @@ unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut R
     let n = hashes.len();
     let lanes = V::LANES;
     let mut i = 0;
-    // SAFETY: `i + 2 * lanes <= n <= weights.len()` for every load; ISA by the caller.
+    // The raw scores of the chunk whose lanes go to `admit_lanes`.
+    let mut scores = [0u64; 16];
+    // SAFETY: `i + 2 * lanes <= n <= weights.len()` for every load; the
+    // stores write `2 * lanes <= 16` values into `scores`; ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
         let mut bar = race_margin(race.bound);
@@ -467,7 +588,9 @@ unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut R
             let w = weights.as_ptr().add(i);
             let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
             if bits != 0 {
-                if !race.admit_lanes(hashes, weights, key_hash, i, bits) {
+                s0.store(scores.as_mut_ptr());
+                s1.store(scores.as_mut_ptr().add(lanes));
+                if !admit_chunk::<V>(race, &scores, weights, i, bits, (s0, s1)) {
                     return false;
                 }
                 bar = race_margin(race.bound);
@@ -485,8 +608,12 @@ unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut R
             let w = pad_weights.as_ptr();
             let bits = V::race_filter(s0, w, bar) | (V::race_filter(s1, w.add(lanes), bar) << lanes);
             let bits = bits & ((1u32 << (n - i)) - 1);
-            if bits != 0 && !race.admit_lanes(hashes, weights, key_hash, i, bits) {
-                return false;
+            if bits != 0 {
+                s0.store(scores.as_mut_ptr());
+                s1.store(scores.as_mut_ptr().add(lanes));
+                if !admit_chunk_from::<V>(race, &scores, &pad_weights, weights, i, bits, (s0, s1)) {
+                    return false;
+                }
             }
         }
     }
@@ -512,7 +639,13 @@ unsafe fn owner_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Opt
     if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
         return oracle::owner(table, key_hash);
     }
-    let alive = race.survivors();
+    let mut alive = race.survivors();
+    if alive > 1 {
+        let Some(weights) = table.weights else {
+            return oracle::owner(table, key_hash);
+        };
+        alive = race.refine(table.hashes, weights, key_hash);
+    }
     if alive == 1 {
         return Some(race.cands[0].index);
     }
@@ -563,7 +696,10 @@ unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &
     if !unsafe { run_race::<V>(table, key_hash, &mut race) } {
         return oracle::top_k(table, key_hash, out);
     }
-    let alive = race.survivors();
+    let Some(weights) = table.weights else {
+        return oracle::top_k(table, key_hash, out);
+    };
+    let alive = race.refine(table.hashes, weights, key_hash);
     let mut s = [Survivor {
         lo: 0.0,
         hi: 0.0,

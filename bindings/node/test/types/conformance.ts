@@ -16,6 +16,7 @@ export const checks: [
   Same<ConstructorParameters<typeof generated.Rendezvous>, ConstructorParameters<typed.RendezvousConstructor>>,
   Same<ConstructorParameters<typeof generated.Table>, ConstructorParameters<typed.TableConstructor>>,
   Same<ConstructorParameters<typeof generated.Skeleton>, ConstructorParameters<typed.SkeletonConstructor>>,
+  Same<Parameters<typeof generated.Table.create>, Parameters<typed.TableConstructor['create']>>,
   Same<typeof generated.backend, typeof typed.backend>,
   Same<typeof generated.PLACEMENT, typeof typed.PLACEMENT>,
-] = [true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true]

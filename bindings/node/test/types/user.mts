@@ -45,6 +45,7 @@ const isSnapshot: boolean = snap instanceof Snapshot
 const t = new Table(['cache-a', 'cache-b'], { bits: 10, replicas: 2, distinctDomains: true, domains: ['r1', null] })
 const tableOwner: string = t.owner('user:42')
 const tableShape: [number, number, boolean] = [t.partitionBits, t.replicas, t.distinctDomains]
+const builtOwner: Promise<string> = Table.create(['cache-a', 'cache-b'], { bits: 10 }).then((built) => built.owner('user:42'))
 const k = new Skeleton(['cache-a', 'cache-b'], { fanoutBits: 2, levels: 1 })
 const skeletonOwner: string = k.owner('user:42')
 const skeletonShape: [number, number] = [k.fanoutBits, k.levels]
@@ -57,4 +58,4 @@ const kernel: string = backend()
 
 export const used = [owner, replicas, spread, ranking, owners, later, facts, ids, weights, labels, byIndex, asyncIds,
   snapOwner, index, indices, moreIndices, snapLists, snapAsync, mode, snapFacts, snapIds, snapWeights, snapLabels,
-  isSnapshot, tableOwner, tableShape, skeletonOwner, skeletonShape, rawOwner, kernel]
+  isSnapshot, tableOwner, tableShape, builtOwner, skeletonOwner, skeletonShape, rawOwner, kernel]
