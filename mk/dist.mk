@@ -172,3 +172,28 @@ dist-check-installed:
 	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
 	  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
 	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check.sh
+
+# ---- Cross targets (issue 19), so far aarch64 glibc for C and Go, checked under qemu-user ----
+#   make dist-cross        the C tarball and the Go module archive for every target in DIST_CROSS_TRIPLES
+#   make dist-check-cross  the aarch64 C program (dynamic and static) and the Go tests under qemu-aarch64
+.PHONY: dist-cross dist-check-cross dist-cross-deps
+DIST_CROSS_TRIPLES := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
+
+# Rust's aarch64 standard library, qemu-user, the aarch64 cross compiler and Debian's arm64 libcjson
+# (the C vector test reads JSON with it).
+dist-cross-deps:
+	@rustup target list --installed | grep -x aarch64-unknown-linux-gnu >/dev/null || rustup target add aarch64-unknown-linux-gnu
+	@if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null \
+	    || [ ! -e /usr/lib/aarch64-linux-gnu/libcjson.so ]; then \
+	  if [ "$$(id -u)" != 0 ]; then echo "dist-check-cross: qemu-user, gcc-aarch64-linux-gnu or libcjson-dev:arm64 is missing and this is not root"; exit 1; fi; \
+	  dpkg --add-architecture arm64 && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 >/dev/null; \
+	fi
+
+dist-cross: dist-cross-deps
+	@$(MAKE) --no-print-directory dist-c dist-go DIST_TRIPLES="$(DIST_CROSS_TRIPLES)"
+	@$(MAKE) --no-print-directory dist-sums
+
+dist-check-cross: dist-cross
+	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) GO=$(GO) \
+	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check-cross.sh

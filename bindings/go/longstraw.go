@@ -27,6 +27,7 @@ package longstraw
 /*
 #cgo CFLAGS: -I${SRCDIR}/include
 #cgo linux,amd64 LDFLAGS: ${SRCDIR}/lib/linux_amd64/liblongstraw.a
+#cgo linux,arm64 LDFLAGS: ${SRCDIR}/lib/linux_arm64/liblongstraw.a
 #cgo LDFLAGS: -lgcc_s -lutil -lrt -lpthread -lm -ldl
 #include <stdint.h>
 #include <stdlib.h>
