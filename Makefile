@@ -30,6 +30,7 @@ include mk/python.mk
 include mk/node.mk
 include mk/docs.mk
 include mk/bench.mk
+include mk/fuzz.mk
 
 build: build-rust build-c build-python build-node build-go
 test: lint test-rust test-c test-go test-python test-node test-docs
