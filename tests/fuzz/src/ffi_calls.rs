@@ -479,38 +479,75 @@ impl State {
         } else {
             (weights.as_ptr(), weights_len)
         };
+        // Labels in the packed layout too (an empty label is none), for the `_in_domains` variants.
+        let with_domains = u.arbitrary::<bool>()?;
+        let mut labels = Vec::new();
+        let mut label_offsets = vec![0u64];
+        for _ in 0..count + usize::from(u.ratio(1, 8)?) {
+            labels.extend_from_slice(&input::domain(u)?.unwrap_or_default());
+            label_offsets.push(labels.len() as u64);
+        }
+        let (lp, ll, lo, lol) = (
+            labels.as_ptr(),
+            labels.len(),
+            label_offsets.as_ptr(),
+            label_offsets.len(),
+        );
+        let (ip, il, op, ol) = (ids.as_ptr(), ids.len(), offsets.as_ptr(), offsets.len());
         // SAFETY: live handle; every array points to its stated length.
         let code = unsafe {
-            match &self.sets[which] {
-                Set::Flat(h, _) => {
-                    longstraw_rendezvous_add_batch(*h, ids.as_ptr(), ids.len(), offsets.as_ptr(), offsets.len(), wp, wl)
+            match (&self.sets[which], with_domains) {
+                (Set::Flat(h, _), false) => longstraw_rendezvous_add_batch(*h, ip, il, op, ol, wp, wl),
+                (Set::Table(h, _), false) => longstraw_table_add_batch(*h, ip, il, op, ol, wp, wl),
+                (Set::Skeleton(h, _), false) => longstraw_skeleton_add_batch(*h, ip, il, op, ol, wp, wl),
+                (Set::Flat(h, _), true) => {
+                    longstraw_rendezvous_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
                 }
-                Set::Table(h, _) => {
-                    longstraw_table_add_batch(*h, ids.as_ptr(), ids.len(), offsets.as_ptr(), offsets.len(), wp, wl)
+                (Set::Table(h, _), true) => {
+                    longstraw_table_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
                 }
-                Set::Skeleton(h, _) => {
-                    longstraw_skeleton_add_batch(*h, ids.as_ptr(), ids.len(), offsets.as_ptr(), offsets.len(), wp, wl)
+                (Set::Skeleton(h, _), true) => {
+                    longstraw_skeleton_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
                 }
             }
         };
         let code = stable(code, "add_batch");
+        let label_keys = PackedKeys::new(&labels, &label_offsets);
         let want = match PackedKeys::new(&ids, &offsets) {
             Err(_) => LONGSTRAW_BAD_OFFSETS,
+            _ if with_domains && label_keys.is_err() => LONGSTRAW_BAD_OFFSETS,
             Ok(p) if wl != 0 && wl != p.len() => LONGSTRAW_LENGTH_MISMATCH,
+            Ok(p) if with_domains && label_keys.as_ref().map_or(0, |l| l.len()) != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) => {
-                let nodes: Vec<(&[u8], f64)> = p
+                let nodes: Vec<crate::set_model::NodeRef<'_>> = p
                     .iter()
                     .enumerate()
-                    .map(|(i, id)| (id, weights.get(i).copied().filter(|_| wl != 0).unwrap_or(1.0)))
+                    .map(|(i, id)| {
+                        let w = weights.get(i).copied().filter(|_| wl != 0).unwrap_or(1.0);
+                        let label = label_keys
+                            .as_ref()
+                            .ok()
+                            .filter(|_| with_domains)
+                            .and_then(|l| l.get(i))
+                            .filter(|l| !l.is_empty());
+                        (id, w, label)
+                    })
                     .collect();
-                let apply = |nodes: &[(&[u8], f64)]| -> longstraw_set::Result<()> {
-                    match &self.sets[which] {
-                        Set::Flat(_, m) => m.update(|up| nodes.iter().try_for_each(|(id, w)| up.add(id, *w))),
-                        Set::Table(_, m) => m.update(|up| nodes.iter().try_for_each(|(id, w)| up.add(id, *w))),
-                        Set::Skeleton(_, m) => m.update(|up| nodes.iter().try_for_each(|(id, w)| up.add(id, *w))),
-                    }
-                };
-                code_of(&apply(&nodes))
+                macro_rules! add_all {
+                    ($m:expr) => {
+                        $m.update(|up| {
+                            nodes.iter().try_for_each(|&(id, w, d)| match d {
+                                Some(d) => up.add_in_domain(id, w, d),
+                                None => up.add(id, w),
+                            })
+                        })
+                    };
+                }
+                code_of(&match &self.sets[which] {
+                    Set::Flat(_, m) => add_all!(m),
+                    Set::Table(_, m) => add_all!(m),
+                    Set::Skeleton(_, m) => add_all!(m),
+                })
             }
         };
         assert_eq!(
@@ -690,7 +727,7 @@ impl State {
         } else {
             u.int_in_range(0..=len as u32)?
         };
-        match u.int_in_range(0..=4u8)? {
+        match u.int_in_range(0..=6u8)? {
             0 => {
                 let mut id = Slot::new(std::ptr::null::<u8>(), ptr_kind(u)?);
                 let mut id_len = Slot::new(usize::MAX, ptr_kind(u)?);
@@ -781,6 +818,53 @@ impl State {
                     _ => mode.untouched("mode"),
                 }
             }
+            4 => {
+                let mut seed = Slot::new(u64::MAX - 3, ptr_kind(u)?);
+                let mut placement = Slot::new(u32::MAX, ptr_kind(u)?);
+                let mut backend = Slot::new(std::ptr::null::<std::ffi::c_char>(), ptr_kind(u)?);
+                // SAFETY: as in `lookup`.
+                let (a, b, c) = unsafe {
+                    (
+                        longstraw_snapshot_seed(s, seed.ptr()),
+                        longstraw_snapshot_placement(s, placement.ptr()),
+                        longstraw_snapshot_backend(s, backend.ptr()),
+                    )
+                };
+                assert_eq!(
+                    stable(a, "seed"),
+                    handle_refusal.or(seed.refusal()).unwrap_or(LONGSTRAW_OK),
+                    "seed"
+                );
+                assert_eq!(
+                    stable(b, "placement"),
+                    handle_refusal.or(placement.refusal()).unwrap_or(LONGSTRAW_OK),
+                    "placement"
+                );
+                assert_eq!(
+                    stable(c, "backend"),
+                    handle_refusal.or(backend.refusal()).unwrap_or(LONGSTRAW_OK),
+                    "backend"
+                );
+                match &mirror {
+                    Some(m) if a == LONGSTRAW_OK => assert_eq!(seed.get(), m.members().seed(), "seed"),
+                    _ => seed.untouched("seed"),
+                }
+                match &mirror {
+                    Some(m) if b == LONGSTRAW_OK => {
+                        assert_eq!(placement.get(), m.members().placement().number(), "placement")
+                    }
+                    _ => placement.untouched("placement"),
+                }
+                if c == LONGSTRAW_OK {
+                    // SAFETY: a static NUL-terminated name.
+                    let name = unsafe { std::ffi::CStr::from_ptr(backend.get()) };
+                    let want = mirror.as_ref().map(|m| m.members().backend().name());
+                    assert_eq!(name.to_str().ok(), want, "backend name");
+                } else {
+                    backend.untouched("backend");
+                }
+            }
+            5 => self.shape(u)?,
             _ => {
                 let mut gen = Slot::new(u64::MAX - 1, ptr_kind(u)?);
                 let mut eligible = Slot::new(usize::MAX, ptr_kind(u)?);
@@ -807,6 +891,77 @@ impl State {
                     Some(m) if b == LONGSTRAW_OK => assert_eq!(eligible.get(), m.members().eligible(), "eligible"),
                     _ => eligible.untouched("eligible"),
                 }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl State {
+    /// `longstraw_table_shape` and `longstraw_skeleton_shape` against the mirror.
+    fn shape(&mut self, u: &mut Unstructured<'_>) -> Result<()> {
+        if self.sets.is_empty() {
+            return Ok(());
+        }
+        let which = u.choose_index(self.sets.len())?;
+        match &self.sets[which] {
+            Set::Table(h, m) => {
+                let mut bits = Slot::new(0xEEu8, ptr_kind(u)?);
+                let mut replicas = Slot::new(usize::MAX, ptr_kind(u)?);
+                let mut flags = Slot::new(u32::MAX, ptr_kind(u)?);
+                // SAFETY: live handle; slots NULL, misaligned (refused) or writable.
+                let code = stable(
+                    unsafe { longstraw_table_shape(*h, bits.ptr(), replicas.ptr(), flags.ptr()) },
+                    "table_shape",
+                );
+                let want = bits
+                    .refusal()
+                    .or(replicas.refusal())
+                    .or(flags.refusal())
+                    .unwrap_or(LONGSTRAW_OK);
+                assert_eq!(code, want, "table_shape");
+                if code == LONGSTRAW_OK {
+                    let t = m.snapshot();
+                    assert_eq!(bits.get(), t.partition_bits(), "table bits");
+                    assert_eq!(replicas.get(), t.replicas(), "table replicas");
+                    assert_eq!(flags.get(), u32::from(t.distinct_domains()), "table flags");
+                } else {
+                    bits.untouched("bits");
+                    replicas.untouched("replicas");
+                    flags.untouched("flags");
+                }
+            }
+            Set::Skeleton(h, m) => {
+                let mut fanout = Slot::new(0xEEu8, ptr_kind(u)?);
+                let mut levels = Slot::new(0xEEu8, ptr_kind(u)?);
+                // SAFETY: as for the table.
+                let code = stable(
+                    unsafe { longstraw_skeleton_shape(*h, fanout.ptr(), levels.ptr()) },
+                    "skeleton_shape",
+                );
+                assert_eq!(
+                    code,
+                    fanout.refusal().or(levels.refusal()).unwrap_or(LONGSTRAW_OK),
+                    "skeleton_shape"
+                );
+                if code == LONGSTRAW_OK {
+                    let shape = m.snapshot().shape();
+                    let want_fanout = if shape.levels() == 0 { 0 } else { shape.fanout_bits() };
+                    assert_eq!(
+                        (fanout.get(), levels.get()),
+                        (want_fanout, shape.levels()),
+                        "skeleton shape"
+                    );
+                } else {
+                    fanout.untouched("fanout");
+                    levels.untouched("levels");
+                }
+            }
+            Set::Flat(..) => {
+                let code = u.arbitrary::<i32>()?;
+                // SAFETY: any integer gets a static NUL-terminated string.
+                let text = unsafe { std::ffi::CStr::from_ptr(longstraw_result_str(code)) };
+                assert!(!text.to_bytes().is_empty(), "result_str({code}) is empty");
             }
         }
         Ok(())

@@ -134,6 +134,17 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     for _ in 0..u.int_in_range(0..=8u8)? {
         let _ = model.apply(&Change::Add(input::id(u)?, input::weight(u)?, input::domain(u)?));
     }
+    if u.ratio(1, 4)? {
+        // A larger fleet, so that skeleton groups and partitions hold several nodes.
+        for i in 0..u.int_in_range(8..=64u32)? {
+            let domain = u.ratio(1, 2)?.then(|| format!("zone-{}", i % 5).into_bytes());
+            let _ = model.apply(&Change::Add(
+                format!("bulk-{i}").into_bytes(),
+                input::weight(u)?,
+                domain,
+            ));
+        }
+    }
     let table = Table::with_domains(model.ordered(), table_options).expect("valid");
     let skeleton = Skeleton::with_domains(model.ordered(), SkeletonOptions { set, shape }).expect("valid");
     let skeleton_options = SkeletonOptions {
