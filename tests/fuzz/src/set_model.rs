@@ -54,7 +54,7 @@ pub enum Change {
 }
 
 impl Change {
-    /// A random change over the pools of [`input`].
+    /// A random change over the pools of the `input` module.
     pub fn arbitrary(u: &mut Unstructured<'_>) -> Result<Change> {
         Ok(match u.int_in_range(0..=9u8)? {
             0..=3 => Change::Add(input::id(u)?, input::weight(u)?, input::domain(u)?),
