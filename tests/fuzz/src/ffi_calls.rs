@@ -145,8 +145,13 @@ impl<T: Copy + PartialEq + std::fmt::Debug> Slot<T> {
         }
     }
     fn get(&self) -> T {
-        // SAFETY: initialised in `new`, possibly overwritten with a T.
-        unsafe { self.buf.as_ptr().cast::<T>().read() }
+        match self.kind {
+            // A byte-aligned T handed out one byte in: the library wrote it there.
+            // SAFETY: within the buffer; every byte pattern read here is a valid T.
+            Ptr::Misaligned => unsafe { self.buf.as_ptr().cast::<u8>().add(1).cast::<T>().read_unaligned() },
+            // SAFETY: initialised in `new`, possibly overwritten with a T.
+            _ => unsafe { self.buf.as_ptr().cast::<T>().read() },
+        }
     }
     /// The code a NULL or misaligned slot must produce, if any.
     fn refusal(&self) -> Option<longstraw_result> {
