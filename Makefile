@@ -36,6 +36,7 @@ include mk/guide.mk
 include mk/bench.mk
 include mk/diff.mk
 include mk/dist.mk
+include mk/fuzz.mk
 
 build: build-rust build-c build-python build-node build-go
 test: lint test-rust test-c test-go test-python test-node test-docs test-guide test-diff dist-check

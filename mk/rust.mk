@@ -1,5 +1,5 @@
 # Rust: the core, the set, the ffi library, the vectors generator.
-.PHONY: build-rust test-rust demo-rust bench-rust lint vectors-check fuzz
+.PHONY: build-rust test-rust demo-rust bench-rust lint vectors-check
 
 build-rust:
 	$(CARGO) build --release --workspace
@@ -72,10 +72,4 @@ test-aarch64: check-aarch64
 		$(CARGO) test -p longstraw --release --target $(AARCH64); \
 	fi
 
-# ---- fuzzing (outside `make test`) ----
-# A 60 s smoke run of the backend-vs-oracle fuzz target. Stable Rust: no sanitizer (-s none).
-FUZZ_TOOLS := $(ROOT)/build/tools
-FUZZ_SECONDS ?= 60
-fuzz:
-	@test -x $(FUZZ_TOOLS)/bin/cargo-fuzz || $(CARGO) install --locked --quiet cargo-fuzz --root $(FUZZ_TOOLS)
-	cd fuzz && PATH="$(FUZZ_TOOLS)/bin:$$PATH" $(CARGO) fuzz run -s none backends -- -max_total_time=$(FUZZ_SECONDS)
+# ---- fuzzing: mk/fuzz.mk ----
