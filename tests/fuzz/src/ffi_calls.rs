@@ -285,11 +285,7 @@ impl State {
                 .map(|n| (n.id().to_vec(), n.weight(), n.domain().map(<[u8]>::to_vec)))
                 .collect()
         };
-        let options = |m: &Mirror| Options {
-            seed: m.members().seed(),
-            placement: m.members().placement(),
-            backend: Some(m.members().backend()),
-        };
+        let options = |m: &Mirror| m.members().options();
         if u.arbitrary()? {
             let bits: u8 = *u.choose(&[0, 1, 3, 5, 6, 255, 25])?;
             let replicas: usize = *u.choose(&[1, 1, 2, 3, 32, 0, 33, usize::MAX])?;
@@ -315,6 +311,7 @@ impl State {
                         partition_bits: (bits != 255).then_some(bits),
                         replicas,
                         distinct_domains: flags == 1,
+                        balance: None,
                     },
                 )
                 .map_err(|e| e.into()),
@@ -845,7 +842,7 @@ impl State {
                     "backend"
                 );
                 match &mirror {
-                    Some(m) if a == LONGSTRAW_OK => assert_eq!(seed.get(), m.members().seed(), "seed"),
+                    Some(m) if a == LONGSTRAW_OK => assert_eq!(seed.get(), m.members().seed().unwrap_or(0), "seed"),
                     _ => seed.untouched("seed"),
                 }
                 match &mirror {
