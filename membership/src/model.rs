@@ -70,6 +70,12 @@ pub enum SecretSource {
 }
 
 impl SecretSource {
+    /// The secret this source holds (32 hexadecimal digits), or a message that
+    /// names the source and never its content.
+    pub fn read(&self) -> std::result::Result<longstraw::Secret, String> {
+        crate::secret::read(self)
+    }
+
     /// The source in words, for messages (never the secret).
     pub fn describe(&self) -> String {
         match self {

@@ -59,7 +59,18 @@ pub(crate) fn constructor_kwargs<'py>(py: Python<'py>, path: &Path, class: &str)
     let weights: Vec<f64> = m.nodes.iter().map(|n| n.weight).collect();
     kwargs.set_item("nodes", nodes)?;
     kwargs.set_item("weights", weights)?;
-    kwargs.set_item("seed", m.seed)?;
+    // A keyed file builds a keyed set: the constructor gets the secret its
+    // source holds (read once, here), never a seed. Passing the seed alone
+    // would silently place every key by v1.
+    match &m.secret {
+        None => kwargs.set_item("seed", m.seed)?,
+        Some(source) => {
+            let secret = source
+                .read()
+                .map_err(|why| PyValueError::new_err(format!("{}: secret: {why}", path.display())))?;
+            kwargs.set_item("secret", pyo3::types::PyBytes::new(py, &secret.expose_bytes()))?;
+        }
+    }
     kwargs.set_item("placement", m.placement.number())?;
     if m.nodes.iter().any(|n| n.domain.is_some()) {
         let domains: Vec<Option<Bound<'_, PyAny>>> = m
@@ -75,11 +86,14 @@ pub(crate) fn constructor_kwargs<'py>(py: Python<'py>, path: &Path, class: &str)
             bits,
             replicas,
             distinct_domains,
-            balance: _,
+            balance,
         } => {
             kwargs.set_item("bits", bits)?;
             kwargs.set_item("replicas", replicas)?;
             kwargs.set_item("distinct_domains", distinct_domains)?;
+            if let Some(balance) = balance {
+                kwargs.set_item("balance", balance)?;
+            }
         }
         Mode::Skeleton { shape } => {
             if let Some(shape) = shape {

@@ -64,8 +64,8 @@ def test_bad_files_name_the_line_and_the_field(tmp_path):
     bad.write_text('[[nodes]]\nid = "a"\n[[nodes]]\nid = "a"\n')
     with pytest.raises(ValueError, match=r":4: nodes\[1\]: duplicate node"):
         longstraw.Rendezvous.load(str(bad))
-    bad.write_text('mode = "table"\n[table]\nbalance = 1.05\n[[nodes]]\nid = "a"\n')
-    with pytest.raises(ValueError, match="not supported by this build"):
+    bad.write_text('mode = "table"\n[table]\nbalance = 0.5\n[[nodes]]\nid = "a"\n')
+    with pytest.raises(ValueError, match="table.balance"):
         longstraw.Table.load(bad)
     with pytest.raises(FileNotFoundError, match="missing.toml"):
         longstraw.Rendezvous.load(tmp_path / "missing.toml")
@@ -93,3 +93,34 @@ def test_save_then_load_keeps_every_placement(tmp_path, make):
     for i in range(3000):
         key = f"key-{i}"
         assert again.top_k(key, 2) == original.top_k(key, 2)
+
+
+def test_balanced_and_keyed_files_build_what_they_say(tmp_path, monkeypatch):
+    # A balanced table file loads as a balanced table, equal to one built in code.
+    balanced = tmp_path / "balanced.toml"
+    nodes = [f"n{i}" for i in range(7)]
+    balanced.write_text('mode = "table"\n[table]\nbits = 8\nbalance = 1.05\n'
+                        + "".join(f'[[nodes]]\nid = "{n}"\n' for n in nodes))
+    loaded = longstraw.Table.load(balanced)
+    assert loaded.balance == 1.05
+    in_code = longstraw.Table(nodes, bits=8, balance=1.05)
+    keys = [f"user:{i}" for i in range(2000)]
+    assert [loaded.owner(k) for k in keys] == [in_code.owner(k) for k in keys]
+
+    # A keyed file loads as a keyed set under the secret its variable holds; never as an unkeyed one.
+    secret = bytes(range(16))
+    monkeypatch.setenv("LONGSTRAW_TEST_SECRET", secret.hex())
+    keyed = tmp_path / "keyed.toml"
+    keyed.write_text('[secret]\nenv = "LONGSTRAW_TEST_SECRET"\n'
+                     + "".join(f'[[nodes]]\nid = "{n}"\n' for n in nodes))
+    loaded_keyed = longstraw.Rendezvous.load(keyed)
+    assert loaded_keyed.keyed and loaded_keyed.seed is None
+    by_secret = longstraw.Rendezvous(nodes, secret=secret)
+    assert [loaded_keyed.owner(k) for k in keys] == [by_secret.owner(k) for k in keys]
+    unkeyed = longstraw.Rendezvous(nodes)
+    # Independent placements over 7 nodes agree on about 1/7 of keys: far fewer than all 2000.
+    assert sum(loaded_keyed.owner(k) == unkeyed.owner(k) for k in keys) < 600
+    monkeypatch.setenv("LONGSTRAW_TEST_SECRET", "not hex")
+    with pytest.raises(ValueError, match="hexadecimal") as err:
+        longstraw.Rendezvous.load(keyed)
+    assert "not hex" not in str(err.value)

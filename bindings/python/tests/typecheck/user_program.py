@@ -29,7 +29,7 @@ present: bool = "cache-a" in r
 nodes: list[str] = r.nodes
 weights: list[float] = r.weights
 labels: list[str | bytes | None] = r.domains
-seed: int = r.seed + r.placement
+seed: int = (r.seed or 0) + r.placement  # None for a keyed set
 again: longstraw.Rendezvous[str] = pickle.loads(pickle.dumps(r))
 
 b = longstraw.Rendezvous([b"\x00node", bytearray(b"\x01node")])
@@ -54,7 +54,7 @@ filled: "array.array[int]" = snap.owner_indices(b"user:1user:2user:3", [0, 6, 12
 np_out: npt.NDArray[np.uint32] = np.zeros(3, dtype=np.uint32)
 np_filled: npt.NDArray[np.uint32] = snap.owner_indices(keys, offsets, out=np_out)
 ids: tuple[str, ...] = snap.nodes
-snap_facts: tuple[int, int, int, int, str] = (snap.eligible, snap.generation, snap.seed, snap.placement, snap.backend)
+snap_facts: tuple[int, int, int | None, int, str] = (snap.eligible, snap.generation, snap.seed, snap.placement, snap.backend)
 snap_weights: tuple[float, ...] = snap.weights
 snap_labels: tuple[str | bytes | None, ...] = snap.domains
 snap_owner: str = snap.owner("k")
