@@ -9,3 +9,6 @@ pub struct ScaleReadme;
 
 #[doc = include_str!("../../docs/guide/src/languages/rust.md")]
 pub struct GuideRust;
+
+#[doc = include_str!("../README.md")]
+pub struct SetReadme;
