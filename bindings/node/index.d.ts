@@ -17,12 +17,12 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class BoundedLoad {
   /**
-   * `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement })`.
+   * `new BoundedLoad(nodes, { balanceFactor, weights, seed, placement, secret })`.
    *
    * `balanceFactor`: c, finite and at least 1 + 2^-16 (default 1.25).
    * The other options are those of `Rendezvous` (no `domains`).
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number; secret?: Buffer | Uint8Array })
   /**
    * Places one request for `key`; call `release()` on the result when the
    * request is over. Throws `ERR_LONGSTRAW_NO_ELIGIBLE_NODE` when no node
@@ -358,7 +358,7 @@ export declare class Table {
    * Building ranks every partition over every node, on every core; a
    * table is meant for up to about 10^4 nodes.
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array })
   /** Partition bits: the table has `2^partitionBits` partitions. */
   get partitionBits(): number
   /** Nodes stored per partition. */
