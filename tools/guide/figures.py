@@ -223,7 +223,7 @@ def bounded_load(out: Path) -> None:
     svg = Svg(820, 430, "Bounded loads: the busiest node's in-flight load over the average",
               f"bench/results/{BOUNDED_RUN}.json: {p('nodes')} nodes, Zipf {p('zipf_s')} over "
               f"{int(p('keys')):,} keys, {p('mean_in_flight_per_node')} in flight per node, "
-              f"c = {p('balance_factor')}; lower is better")
+              f"c = {p('balance_factor')}")
     colours = PALETTE[:len(BOUNDED_SERIES)]
     svg.legend_row(80, 70, [f"{label} of max/avg over the run" for _, label in BOUNDED_SERIES], colours)
     x0, x1, y0, y1 = 80, 800, 95, 350
@@ -251,7 +251,7 @@ def bounded_load(out: Path) -> None:
         served = float(values[f"{s}/owner_served_fraction"])
         svg.text(cx, y1 + 36, f"served by owner: {served:.1%}", "middle", 'fill="#444" font-size="12"')
     svg.line(x0, y1, x1, y1, "#666")
-    svg.text(16, 415, f"{int(p('requests')):,} requests; {run['command']}", extra='fill="#444" font-size="12"')
+    svg.text(16, 415, f"lower is better; {int(p('requests')):,} requests; {run['command']}", extra='fill="#444" font-size="12"')
     svg.write(out / "bounded-load.svg")
 
 
