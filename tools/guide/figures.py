@@ -4,7 +4,7 @@
 Inputs (nothing is typed in by hand):
   * the JSON of `longstraw lab --json` on tools/guide/fleet.toml (shares per node, keys moved per change);
   * bench/results/*.json (lookup time against n per mode and per peer);
-  * bounded-load simulation results in bench/results/, once that simulation has landed.
+  * bench/results/2026-12-01-bounded-sim.json (the bounded-load simulation: busiest node over the average).
 
 Usage: figures.py --lab LAB.json --out docs/guide/src/img
 Standard library only, so that it runs anywhere `make test` runs.
@@ -200,25 +200,59 @@ def lookup_time(out: Path) -> None:
     svg.write(out / "lookup-vs-n.svg")
 
 
-def bounded_load(out: Path) -> None:
-    """Max/avg load over time in the bounded-load simulation (issue 16).
+BOUNDED_RUN = "2026-12-01-bounded-sim"
+BOUNDED_SERIES = [("p50_max_over_avg", "p50"), ("p99_max_over_avg", "p99"), ("peak_max_over_avg", "peak")]
+BOUNDED_LABELS = {"hrw": "HRW (plain)", "ring": "ring, 100 points", "ring_bounded": "ring, bounded",
+                  "longstraw_bounded": "longstraw bounded"}
 
-    PLACEHOLDER STEP: that simulation is being built on another branch. Until a bench/results file whose
-    name contains "bounded" exists, this writes a picture that says so instead of a chart, and prints it.
+
+def ratio(value: str) -> float:
+    return float(value.rstrip("x"))
+
+
+def bounded_load(out: Path) -> None:
+    """The busiest node's load over the average, per strategy, in the bounded-load simulation (issue 16).
+
+    The results file holds percentiles over the run's samples (p50, p99, peak), not a time series, so
+    this draws those as grouped bars on a log scale, with the fraction of requests served by the owner.
     """
-    found = sorted(RESULTS.glob("*bounded*.json"))
-    svg = Svg(820, 160, "Bounded loads: max/avg in-flight load over time",
-              "the discrete-event simulation of issue 16 (50 nodes, Zipf 1.1, c = 1.25)")
-    if not found:
-        why = "no bench/results/*bounded*.json yet, so there is nothing to plot."
-    else:
-        # The simulation's JSON layout is not known on this branch: say so in the picture and loudly here
-        # rather than guess at it. Drawing it is the next step once that file exists.
-        why = f"bench/results/{found[0].name} exists, but this script does not draw its layout yet."
-    svg.text(16, 90, "PLACEHOLDER: " + why, extra='fill="#b8383b" font-weight="bold"')
-    svg.text(16, 114, "This picture becomes a chart once tools/guide/figures.py draws the simulation's results.")
+    run = json.loads((RESULTS / f"{BOUNDED_RUN}.json").read_text(encoding="utf-8"))
+    values = run["values"]
+    strategies = [row[0] for row in run["tables"]["strategies"]["rows"]]
+    p = lambda k: values[f"params/{k}"]  # noqa: E731
+    svg = Svg(820, 430, "Bounded loads: the busiest node's in-flight load over the average",
+              f"bench/results/{BOUNDED_RUN}.json: {p('nodes')} nodes, Zipf {p('zipf_s')} over "
+              f"{int(p('keys')):,} keys, {p('mean_in_flight_per_node')} in flight per node, "
+              f"c = {p('balance_factor')}")
+    colours = PALETTE[:len(BOUNDED_SERIES)]
+    svg.legend_row(80, 70, [f"{label} of max/avg over the run" for _, label in BOUNDED_SERIES], colours)
+    x0, x1, y0, y1 = 80, 800, 95, 350
+    lo, hi = 1.0, 10.0 ** math.ceil(math.log10(max(ratio(values[f"{s}/{k}"]) for s in strategies
+                                                      for k, _ in BOUNDED_SERIES)))
+    ly = lambda v: y1 - math.log10(v / lo) / math.log10(hi / lo) * (y1 - y0)  # noqa: E731
+    for tick in (1, 2, 5, 10, 20, 50, 100):
+        if lo <= tick <= hi:
+            svg.line(x0, ly(tick), x1, ly(tick), "#e3e3e3")
+            svg.text(x0 - 8, ly(tick) + 4, f"{tick:g}x", "end")
+    svg.line(x0, ly(float(p("balance_factor"))), x1, ly(float(p("balance_factor"))), "#b8383b",
+             'stroke-dasharray="4,3"')
+    svg.text(x0 - 8, ly(float(p("balance_factor"))) + 4, f"c = {p('balance_factor')}", "end",
+             'fill="#b8383b" font-size="12"')
+    group = (x1 - x0) / len(strategies)
+    bar = group * 0.7 / len(BOUNDED_SERIES)
+    for i, s in enumerate(strategies):
+        gx = x0 + i * group + group * 0.15
+        for j, (k, _) in enumerate(BOUNDED_SERIES):
+            v = ratio(values[f"{s}/{k}"])
+            svg.rect(gx + j * bar, ly(v), bar - 2, y1 - ly(v), colours[j])
+            svg.text(gx + j * bar + (bar - 2) / 2, ly(v) - 4, f"{v:.2f}", "middle", 'font-size="11"')
+        cx = x0 + (i + 0.5) * group
+        svg.text(cx, y1 + 18, BOUNDED_LABELS.get(s, s), "middle", 'font-weight="bold"')
+        served = float(values[f"{s}/owner_served_fraction"])
+        svg.text(cx, y1 + 36, f"served by owner: {served:.1%}", "middle", 'fill="#444" font-size="12"')
+    svg.line(x0, y1, x1, y1, "#666")
+    svg.text(16, 415, f"lower is better; {int(p('requests')):,} requests; {run['command']}", extra='fill="#444" font-size="12"')
     svg.write(out / "bounded-load.svg")
-    print("guide-figures: PLACEHOLDER for bounded-load.svg: " + why)
 
 
 def main() -> None:
