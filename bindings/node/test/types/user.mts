@@ -14,7 +14,7 @@ r.addInDomain('cache-e', 'rack-1', 1)
 r.setWeight('cache-a', 0)
 r.setDomain('cache-b', null)
 r.remove('cache-c')
-const facts: [number, boolean, bigint, number, string] = [r.size, r.has('cache-a'), r.seed, r.placement, r.backend]
+const facts: [number, boolean, bigint | null, number, string] = [r.size, r.has('cache-a'), r.seed, r.placement, r.backend] // seed: null for a keyed set
 const ids: string[] = r.nodes
 const weights: number[] = r.weights
 const labels: Array<string | Buffer | null> = r.domains
@@ -34,7 +34,7 @@ const moreIndices: Uint32Array = await snap.ownerIndicesAsync(bytes, offsets)
 const snapLists: string[] = [...snap.topK('k', 2), ...snap.topKDistinct('k', 2), ...snap.rank('k'), ...snap.owners(['k'])]
 const snapAsync: string[] = await snap.ownersAsync(['k'])
 const mode: 'flat' | 'table' | 'skeleton' = snap.mode
-const snapFacts: [number, number, number, bigint, number, string, boolean] = [
+const snapFacts: [number, number, number, bigint | null, number, string, boolean] = [
   snap.size, snap.eligible, snap.generation, snap.seed, snap.placement, snap.backend, snap.has('cache-a'),
 ]
 const snapIds: string[] = snap.nodes
