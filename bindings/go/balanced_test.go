@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
 // TestBalancedVectors builds each case of table-balanced-v1.json and checks
 // that every key's list is its partition's stored row, and nothing past it.
 func TestBalancedVectors(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "vectors", "table-balanced-v1.json"))
+	data, err := os.ReadFile(vectorsPath("table-balanced-v1.json"))
 	if err != nil {
 		t.Fatalf("reading the golden vectors: %v", err)
 	}

@@ -39,8 +39,16 @@ func TestHeaderAndLibraryVersionsAgree(t *testing.T) {
 // vectorsPath is tests/vectors/<name> in the repository, or in
 // $LONGSTRAW_VECTORS_DIR when the module is a release copy elsewhere.
 func vectorsPath(name string) string {
+	return testsPath("vectors", name)
+}
+
+// testsPath is tests/<parts...> of the repository. A release copy of the
+// module is tested with $LONGSTRAW_VECTORS_DIR naming a copy of tests/vectors,
+// whose parent holds the other shared test data (membership, validation).
+func testsPath(parts ...string) string {
+	root := filepath.Join("..", "..", "tests")
 	if dir := os.Getenv("LONGSTRAW_VECTORS_DIR"); dir != "" {
-		return filepath.Join(dir, name)
+		root = filepath.Dir(filepath.Clean(dir))
 	}
-	return filepath.Join("..", "..", "tests", "vectors", name)
+	return filepath.Join(append([]string{root}, parts...)...)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ type keyedPlacer interface {
 // TestKeyedVectors places every key of tests/vectors/keyed-v1.json in its
 // mode (flat, table, skeleton) and compares owner, top-k and top-k-distinct.
 func TestKeyedVectors(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "vectors", "keyed-v1.json"))
+	data, err := os.ReadFile(vectorsPath("keyed-v1.json"))
 	if err != nil {
 		t.Fatalf("reading the keyed vectors: %v", err)
 	}

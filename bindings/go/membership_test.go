@@ -43,7 +43,6 @@ func loadAny(t *testing.T, path string) fileSet {
 // TestMembershipFixtures loads every fixture in tests/membership/ (a vector
 // case written as a membership file) and checks the case's answers.
 func TestMembershipFixtures(t *testing.T) {
-	root := filepath.Join("..", "..")
 	var manifest struct {
 		Fixtures []struct {
 			File    string `json:"file"`
@@ -51,7 +50,7 @@ func TestMembershipFixtures(t *testing.T) {
 			Case    int    `json:"case"`
 		} `json:"fixtures"`
 	}
-	data, err := os.ReadFile(filepath.Join(root, "tests", "membership", "manifest.json"))
+	data, err := os.ReadFile(testsPath("membership", "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestMembershipFixtures(t *testing.T) {
 			var vf struct {
 				Cases []vectorCase `json:"cases"`
 			}
-			raw, err := os.ReadFile(filepath.Join(root, "tests", "vectors", f.Vectors))
+			raw, err := os.ReadFile(vectorsPath(f.Vectors))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +86,7 @@ func TestMembershipFixtures(t *testing.T) {
 			files[f.Vectors] = vf.Cases
 		}
 		c := files[f.Vectors][f.Case]
-		s := loadAny(t, filepath.Join(root, "tests", "membership", f.File))
+		s := loadAny(t, testsPath("membership", f.File))
 		ids := make([]string, len(c.Nodes))
 		for i, n := range c.Nodes {
 			b, _ := hex.DecodeString(n.IDHex)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,7 +178,7 @@ func runValidation(t *testing.T, op string, c validationCase) error {
 // TestValidationTable checks every rule of tests/validation/rules.json that
 // applies to Go: the error sentinel and a message fragment.
 func TestValidationTable(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "validation", "rules.json"))
+	data, err := os.ReadFile(testsPath("validation", "rules.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -60,7 +59,7 @@ func (e edgeEntry) get(t *testing.T, hexPart *string, gen json.RawMessage) strin
 // 2^64-1, ids of 1 and 65,535 bytes, keys of every XXH3 length class up to
 // 1 MiB, as flat sets and skeletons.
 func TestVectorsEdges(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "vectors", "placement-v1-edges.json"))
+	data, err := os.ReadFile(vectorsPath("placement-v1-edges.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

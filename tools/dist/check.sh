@@ -34,6 +34,8 @@ needs_glibc_at_most() {
 
 mkdir -p "$WORK/tests"
 cp -r "$ROOT/tests/vectors" "$WORK/tests/vectors"
+# The shared test data beside the vectors (membership fixtures, the validation table).
+cp -r "$ROOT/tests/membership" "$ROOT/tests/validation" "$WORK/tests/"
 VECTORS=$WORK/tests/vectors
 ALL_VECTORS=("$VECTORS/placement-v1.json" "$VECTORS/table-v1.json" "$VECTORS/skeleton-v1.json" "$VECTORS/domains-v1.json")
 
