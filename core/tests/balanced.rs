@@ -235,7 +235,7 @@ fn balance_is_validated_and_held_to_millionths() {
 /// tests/vectors/table-balanced-v1.json on every backend.
 #[test]
 fn the_vectors_hold_on_every_backend() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/table-balanced-v1.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/table-balanced-v1.json");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let weight =
         |n: &serde_json::Value| f64::from_bits(u64::from_str_radix(n["weight_bits"].as_str().unwrap(), 16).unwrap());

@@ -7,7 +7,7 @@ use longstraw::{key_hash, ln, node_hash, Backend, Group, NodeTable, PackedKeys, 
 use serde_json::Value;
 
 fn edges() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/vectors/placement-v1-edges.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/placement-v1-edges.json");
     let text = std::fs::read_to_string(path).expect("tests/vectors/placement-v1-edges.json");
     serde_json::from_str(&text).expect("valid JSON")
 }

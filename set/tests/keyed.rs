@@ -10,11 +10,11 @@ use serde_json::Value;
 
 mod attack {
     //! Keys an attacker builds against a known v1 seed (docs/THREAT-MODEL.md).
-    include!("../../tests/attack/families.rs");
+    include!("attack/families.rs");
 }
 
 fn vectors() -> Value {
-    let path = format!("{}/../tests/vectors/keyed-v1.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/vectors/keyed-v1.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).expect("valid JSON")
 }

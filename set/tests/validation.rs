@@ -7,7 +7,7 @@ use longstraw_set::{Error, Options, Rendezvous, Skeleton, SkeletonOptions, Table
 use serde_json::Value;
 
 fn table() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/validation/rules.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/validation/rules.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("rules.json")).expect("valid JSON")
 }
 
