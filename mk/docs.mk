@@ -17,9 +17,10 @@ docs-examples: build-python build-node go-lib c-lib
 	$(CARGO) build --quiet --release -p longstraw-cli
 	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO)
 
-# The rust blocks of README.md and bench/scale/README.md are doctests of longstraw-set (set/src/readme_doctests.rs).
+# The rust blocks of the docs are doctests: set/README.md of longstraw-set (set/src/readme_doctests.rs), the
+# repository's other docs of the unpublished longstraw-bench (bench/src/readme_doctests.rs).
 docs-rustdoc:
-	$(CARGO) test --quiet --release --doc -p longstraw-set
+	$(CARGO) test --quiet --release --doc -p longstraw-set -p longstraw-bench
 
 # Every performance number in the docs has a key in bench/results/*.json and agrees with it.
 .PHONY: docs-perf-lint

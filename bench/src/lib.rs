@@ -1,6 +1,9 @@
 //! Shared inputs for the longstraw benchmarks (`benches/placement.rs`) and the
 //! instruction counter (`src/bin/count.rs`).
 
+#[cfg(doctest)]
+mod readme_doctests;
+
 use longstraw::{node_hash, Backend, BackendKind, NodeTable};
 
 /// Table sizes every benchmark runs.
