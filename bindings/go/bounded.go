@@ -33,10 +33,14 @@ type boundedHandle struct {
 
 // NewBounded creates a bounded-load set with balance factor balanceFactor
 // (c: finite and at least 1 + 2^-16; DefaultBalanceFactor is the usual
-// choice). It takes WithSeed, WithPlacement and WithWeights.
+// choice). It takes WithSeed or WithSecret (keyed placement, as for New),
+// WithPlacement and WithWeights.
 func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded, error) {
 	o, err := buildOptions("NewBounded", opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSecretOptions("NewBounded", o); err != nil {
 		return nil, err
 	}
 	if o.domains != nil {
@@ -44,8 +48,8 @@ func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded
 			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
 	}
 	h := &boundedHandle{}
-	code := C.longstraw_bounded_new(C.uint64_t(o.seed), C.uint32_t(o.placement), C.double(balanceFactor), &h.p)
-	if err := check(code, "NewBounded", fmt.Sprintf("balance factor %v", balanceFactor)); err != nil {
+	code := newCBounded(o, balanceFactor, &h.p)
+	if err := check(code, "NewBounded", fmt.Sprintf("balance factor %v %s", balanceFactor, describeHashing(o))); err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(h, func(h *boundedHandle) { C.longstraw_bounded_free(h.p) })

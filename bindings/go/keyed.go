@@ -53,6 +53,19 @@ func newCRendezvous(o options, out **C.longstraw_rendezvous) C.longstraw_result 
 	return C.longstraw_rendezvous_new_keyed(p, C.size_t(len(o.secret)), C.uint32_t(o.placement), out)
 }
 
+// newCBounded creates the empty C bounded-load set the options describe,
+// keyed or v1 as newCRendezvous does.
+func newCBounded(o options, balanceFactor float64, out **C.longstraw_bounded) C.longstraw_result {
+	if o.secret == nil {
+		return C.longstraw_bounded_new(C.uint64_t(o.seed), C.uint32_t(o.placement), C.double(balanceFactor), out)
+	}
+	p := (*C.uint8_t)(unsafe.Pointer(&noBytes[0]))
+	if len(o.secret) > 0 {
+		p = (*C.uint8_t)(unsafe.Pointer(&o.secret[0]))
+	}
+	return C.longstraw_bounded_new_keyed(p, C.size_t(len(o.secret)), C.uint32_t(o.placement), C.double(balanceFactor), out)
+}
+
 // describeHashing names what a failed constructor was given, never the
 // secret's bytes.
 func describeHashing(o options) string {
