@@ -74,7 +74,7 @@ c-symbols: c-lib
 	if [ -n "$$bad" ]; then echo "c: liblongstraw.so exports symbols without the longstraw_ prefix:"; echo "$$bad"; exit 1; fi; \
 	echo "c: liblongstraw.so exports $$(nm -D --defined-only $(C_LIBDIR)/liblongstraw.so | grep -c ' longstraw_') symbols, all longstraw_*"
 
-$(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/include/longstraw.h c-lib
+$(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/tests/c/json_input.h $(ROOT)/include/longstraw.h c-lib
 	@mkdir -p $(C_BUILD)
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lpthread -lm
 

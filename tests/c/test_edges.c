@@ -14,43 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  long len;
-  char *text;
-  if (!f) {
-    fprintf(stderr, "%s: %s\n", path, strerror(errno));
-    exit(2);
-  }
-  fseek(f, 0, SEEK_END);
-  len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  text = (char *)xmalloc((size_t)len + 1);
-  if (fread(text, 1, (size_t)len, f) != (size_t)len) {
-    fprintf(stderr, "%s: short read\n", path);
-    exit(2);
-  }
-  text[len] = '\0';
-  fclose(f);
-  return text;
-}
-
-static int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  fprintf(stderr, "edges: bad hex digit '%c'\n", c);
-  exit(2);
-}
+#include "json_input.h"
 
 /* An entry's "<what>_hex", or "<what>_gen" {len, start}: byte i is
  * (start + i) mod 251. Returns a malloc'd buffer. */
@@ -77,13 +41,6 @@ static uint8_t *entry_bytes(const cJSON *entry, const char *what, size_t *len) {
     for (i = 0; i < *len; i++) out[i] = (uint8_t)((start + i) % 251);
   }
   return out;
-}
-
-static double weight_from_bits(const char *hex) {
-  uint64_t bits = (uint64_t)strtoull(hex, NULL, 16);
-  double w;
-  memcpy(&w, &bits, sizeof w);
-  return w;
 }
 
 /* The snapshot a case places keys with (flat, or a skeleton of the case's shape). */

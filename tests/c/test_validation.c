@@ -13,27 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  long len;
-  char *text;
-  if (!f) {
-    fprintf(stderr, "%s: %s\n", path, strerror(errno));
-    exit(2);
-  }
-  fseek(f, 0, SEEK_END);
-  len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  text = (char *)malloc((size_t)len + 1);
-  if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
-    fprintf(stderr, "%s: cannot read\n", path);
-    exit(2);
-  }
-  text[len] = '\0';
-  fclose(f);
-  return text;
-}
+#include "json_input.h"
 
 static const struct {
   const char *name;
@@ -62,12 +42,12 @@ static uint8_t *bytes_of(const cJSON *v, size_t *len) {
   uint8_t *out;
   if (cJSON_IsString(v)) {
     *len = strlen(v->valuestring);
-    out = (uint8_t *)malloc(*len + 1);
+    out = (uint8_t *)xmalloc(*len + 1);
     memcpy(out, v->valuestring, *len);
     return out;
   }
   *len = (size_t)cJSON_GetObjectItemCaseSensitive(v, "len")->valuedouble;
-  out = (uint8_t *)malloc(*len + 1);
+  out = (uint8_t *)xmalloc(*len + 1);
   memset(out, 'x', *len);
   return out;
 }

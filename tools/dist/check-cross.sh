@@ -38,7 +38,7 @@ test "$(printf '%s\n2.17\n' "$newest" | sort -V | tail -n 1)" = 2.17
 ok "c: $(basename "$so"): AArch64, SONAME $SONAME, needs glibc $newest at most"
 
 mkdir -p "$WORK/src"
-cp "$ROOT/tests/c/test_vectors.c" "$ROOT/tests/c/check.h" "$WORK/src/"
+cp "$ROOT/tests/c/test_vectors.c" "$ROOT/tests/c/check.h" "$ROOT/tests/c/json_input.h" "$WORK/src/"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 # shellcheck disable=SC2046
 $CROSS_CC -std=c99 -O1 "$WORK/src/test_vectors.c" -o "$WORK/vectors-shared" $(pkg-config --cflags --libs longstraw) \

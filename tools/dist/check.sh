@@ -102,7 +102,7 @@ check_c() {
   mkdir -p "$c/src"
   tar -xzf "$DIST/c/$name.tar.gz" -C "$c"
   local prefix=$c/$name
-  cp "$ROOT/tests/c/test_vectors.c" "$ROOT/tests/c/check.h" "$c/src/"
+  cp "$ROOT/tests/c/test_vectors.c" "$ROOT/tests/c/check.h" "$ROOT/tests/c/json_input.h" "$c/src/"
   test "$(readelf -d "$prefix/lib/liblongstraw.so.$VERSION" | sed -n 's/.*soname: \[\(.*\)\]/\1/p')" = "$SONAME"
   test "$(readlink "$prefix/lib/$SONAME")" = "liblongstraw.so.$VERSION"
   test "$(readlink "$prefix/lib/liblongstraw.so")" = "$SONAME"
