@@ -2,6 +2,7 @@
 //! planner and the placement lab, so that tests can call them directly.
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod check;
 pub mod lab;
 pub mod lookup;

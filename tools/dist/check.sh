@@ -72,8 +72,9 @@ check_python() {
   cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
   mkdir -p "$py/tests"
   ln -s "$VECTORS" "$py/tests/vectors"
-  (cd "$py/bindings/python/tests" && "$py/venv/bin/python" -m pytest -q -p no:cacheprovider test_vectors.py test_vectors_scale.py)
-  ok "python: wheel installed with pip --no-index, version $VERSION, vector tests pass"
+  cp -r "$ROOT/tests/membership" "$py/tests/membership"
+  (cd "$py/bindings/python/tests" && "$py/venv/bin/python" -m pytest -q -p no:cacheprovider test_vectors.py test_vectors_scale.py test_cli.py)
+  ok "python: wheel installed with pip --no-index, version $VERSION, vector tests and the longstraw console script pass"
 }
 
 # ---- Node: main + platform tarballs in a fresh project; require and import ----

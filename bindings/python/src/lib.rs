@@ -8,6 +8,7 @@ mod balance;
 mod batch;
 mod bounded;
 mod buffer;
+mod cli;
 mod convert;
 mod error;
 mod exit_guard;
@@ -50,6 +51,7 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::_cli_main, m)?)?;
     exit_guard::register(m)?;
     Ok(())
 }

@@ -21,6 +21,7 @@ __all__ = [
     "__version__",
     "backend",
     "pack",
+    "_cli_main",
 ]
 
 # Every set and snapshot is generic over the type of its node ids: Rendezvous[str] when every id was
@@ -449,3 +450,6 @@ def pack(keys: Iterable[_Key]) -> tuple[bytes, IndexArray]: ...
 
 # The atexit hook that lets GIL-released calls finish before the interpreter exits (exit_guard.rs).
 def _longstraw_quiesce() -> None: ...
+
+# The `longstraw` console script (cli.rs): runs the command line, returns its exit code.
+def _cli_main(argv: list[str]) -> int: ...
