@@ -102,11 +102,13 @@ def main(argv=None):
         "table": longstraw.Table(NODES, seed=args.seed),
         "skeleton": longstraw.Skeleton(NODES, seed=args.seed, fanout_bits=1, levels=2),
     }
-    print("\nv1 with the known seed %d (keys per node):" % args.seed)
+    # Markdown tables, so that bench/record.py keeps every value (bench/results/*-attack.json).
+    print("\n### v1 with the known seed %d\n" % args.seed)
+    print("| attack | mode | keys per node | busiest / mean |\n|---|---|---|---|")
     for name, keys in (("brute force", crafted), ("XXH3 collisions", family)):
         for mode, placer in v1_modes.items():
             cs = counts(placer, keys)
-            print("  %-16s %-9s %s  busiest %.1fx the mean" % (name, mode, cs, max(cs) / (sum(cs) / len(cs))))
+            print("| %s | %s | %s | %.2f |" % (name, mode, " ".join(map(str, cs)), max(cs) / (sum(cs) / len(cs))))
             if mode == "flat" or name == "XXH3 collisions":
                 ok &= max(cs) == len(keys)  # every key on one node
 
@@ -116,12 +118,14 @@ def main(argv=None):
         "table": longstraw.Table(NODES, secret=secret),
         "skeleton": longstraw.Skeleton(NODES, secret=secret, fanout_bits=1, levels=2),
     }
-    print("\nkeyed-v1 with a random secret (chi-square, bound %.1f at 9 degrees of freedom):" % BOUND)
+    print("\n### keyed-v1 with a random secret (chi-square bound %.1f at 9 degrees of freedom)\n" % BOUND)
+    print("| attack | mode | keys per node | chi-square | busiest / mean |\n|---|---|---|---|---|")
     for name, keys in (("brute force", crafted), ("XXH3 collisions", family)):
         for mode, placer in keyed_modes.items():
             cs = counts(placer, keys)
             stat = chi_square(cs)
-            print("  %-16s %-9s %s  chi-square %.1f" % (name, mode, cs, stat))
+            print("| %s | %s | %s | %.1f | %.2f |"
+                  % (name, mode, " ".join(map(str, cs)), stat, max(cs) / (sum(cs) / len(cs))))
             # A table has 1024 partitions and a skeleton groups nodes: both are coarser than flat, so
             # only flat is held to the uniform bound; the others must not pile up.
             ok &= stat < BOUND if mode == "flat" else max(cs) < 0.3 * len(keys)
