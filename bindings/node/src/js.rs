@@ -8,7 +8,7 @@ use std::ptr;
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::utf16::Utf16Error;
+use crate::utf16::{Utf16Error, MAX_UTF8_PER_UNIT};
 
 /// The Node-API environment of the current call, with the checks every
 /// helper needs. Only valid during that call.
@@ -48,10 +48,26 @@ pub enum JsType {
 
 /// Where a string key's UTF-8 bytes live while the call borrows them;
 /// reused across the keys of one call.
-#[derive(Default)]
 pub struct KeyBuf {
     utf8: Vec<u8>,
     units: Vec<u16>,
+    /// Short strings are read and encoded here, without allocating.
+    short_units: [u16; SHORT_UNITS + 1],
+    short_utf8: [u8; SHORT_UNITS * MAX_UTF8_PER_UNIT],
+}
+
+/// Strings of up to this many UTF-16 units are read into `KeyBuf`'s arrays.
+const SHORT_UNITS: usize = 64;
+
+impl Default for KeyBuf {
+    fn default() -> KeyBuf {
+        KeyBuf {
+            utf8: Vec::new(),
+            units: Vec::new(),
+            short_units: [0; SHORT_UNITS + 1],
+            short_utf8: [0; SHORT_UNITS * MAX_UTF8_PER_UNIT],
+        }
+    }
 }
 
 /// A JavaScript array whose elements are read on demand.
@@ -233,12 +249,46 @@ impl Js {
     }
 
     /// The UTF-8 bytes of a string, refusing lone surrogates.
-    fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
-        buf.utf8.clear();
-        if !self.append_string(v, &mut buf.units, &mut buf.utf8, what)? {
-            return Err(self.wrong_type(v, what, "a string"));
+    ///
+    /// Read as `utf16_into` reads (length first, then exactly that many
+    /// units); a string of up to `SHORT_UNITS` units goes into `buf`'s
+    /// arrays, so that a per-key lookup allocates nothing.
+    /// `None` when `v` is not a string.
+    fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<Option<&'b [u8]>> {
+        let mut len = 0usize;
+        // SAFETY: `v` belongs to the current call; a null buffer asks for the
+        // length. A value that is not a string only sets `napi_string_expected`.
+        let status = unsafe { sys::napi_get_value_string_utf16(self.env, v, ptr::null_mut(), 0, &mut len) };
+        if status == sys::Status::napi_string_expected {
+            return Ok(None);
         }
-        Ok(buf.utf8.as_slice())
+        check(status, "get_value_string_utf16")?;
+        if len > SHORT_UNITS {
+            buf.utf8.clear();
+            if !self.append_string(v, &mut buf.units, &mut buf.utf8, what)? {
+                return Ok(None);
+            }
+            return Ok(Some(buf.utf8.as_slice()));
+        }
+        let mut written = 0usize;
+        // SAFETY: `short_units` holds `SHORT_UNITS + 1 >= len + 1` units; Node-API
+        // writes at most `len` units and a zero.
+        check(
+            unsafe {
+                sys::napi_get_value_string_utf16(self.env, v, buf.short_units.as_mut_ptr(), len + 1, &mut written)
+            },
+            "get_value_string_utf16",
+        )?;
+        if written != len {
+            return Err(JsErr::new(
+                Kind::Error,
+                codes::INTERNAL,
+                format!("{}: Node-API read {written} of {len} UTF-16 units", what()),
+            ));
+        }
+        let units = &buf.short_units[..len];
+        let n = crate::utf16::encode(units, &mut buf.short_utf8).map_err(|e| utf16_error(e, units, what))?;
+        Ok(Some(&buf.short_utf8[..n]))
     }
 
     /// Appends the UTF-8 bytes of `v` to `out` when `v` is a string (then
@@ -326,8 +376,11 @@ impl Js {
     /// The bytes of a key or node id: a string (as UTF-8), a Buffer or a
     /// Uint8Array. A typed array is borrowed, not copied.
     pub fn bytes<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
+        // Strings first: most keys are strings, and the read tells them apart.
+        if let Some(bytes) = self.string(v, buf, what)? {
+            return Ok(bytes);
+        }
         match self.type_of(v)? {
-            JsType::String => self.string(v, buf, what),
             JsType::Object => match self.live_typed_array(v, what)? {
                 Some((sys::TypedarrayType::uint8_array, len, data)) => {
                     // SAFETY: the typed array's memory stays valid and in place
@@ -633,7 +686,11 @@ unsafe fn slice_or_empty_mut<'a, T>(data: *mut T, len: usize) -> &'a mut [T] {
 /// Appends the UTF-8 encoding of a string's `units` to `out`; a lone
 /// surrogate is a `TypeError` naming `what`.
 pub fn append_utf8(units: &[u16], out: &mut Vec<u8>, what: &dyn Fn() -> String) -> Res<()> {
-    crate::utf16::append_utf8(units, out).map_err(|e| match e {
+    crate::utf16::append_utf8(units, out).map_err(|e| utf16_error(e, units, what))
+}
+
+fn utf16_error(e: Utf16Error, units: &[u16], what: &dyn Fn() -> String) -> JsErr {
+    match e {
         Utf16Error::LoneSurrogate { at, unit } => JsErr::new(
             Kind::Type,
             codes::INVALID_STRING,
@@ -644,7 +701,7 @@ pub fn append_utf8(units: &[u16], out: &mut Vec<u8>, what: &dyn Fn() -> String) 
             ),
         ),
         Utf16Error::OutOfMemory { bytes } => crate::alloc::out_of_memory(&what(), bytes),
-    })
+    }
 }
 
 /// A number the way JavaScript prints it (enough for error messages).

@@ -144,21 +144,10 @@ impl Chunk {
             if !(at..=end).contains(&stop) || !js.utf16_into(joined, &mut self.units, &|| "keys".into())? {
                 return Err(internal(format!("pack returned a bad result for keys {at}..{end}")));
             }
-            let mut from = 0usize;
-            for i in at..stop {
-                let to = from + lens[i - at] as usize;
-                let units = self
-                    .units
-                    .get(from..to)
-                    .ok_or_else(|| internal(format!("pack: key {i} is past the joined string")))?;
-                append_utf8(units, &mut self.bytes, &|| format!("keys[{i}]"))?;
-                alloc::push(&mut self.offsets, self.bytes.len(), "key offsets")?;
-                from = to;
-            }
-            if from != self.units.len() {
-                return Err(internal(format!(
-                    "pack: keys {at}..{stop} do not add up to the joined string"
-                )));
+            if self.units.iter().all(|&u| u < 0x80) {
+                self.push_ascii_run(&lens[..stop - at])?;
+            } else {
+                self.push_run(&lens[..stop - at], at)?;
             }
             if stop < end {
                 self.push(js, items.get(stop)?, stop)?;
@@ -166,6 +155,53 @@ impl Chunk {
             } else {
                 at = end;
             }
+        }
+        Ok(())
+    }
+
+    /// Appends the keys of `self.units` (the joined strings of keys
+    /// `first..`), of the given UTF-16 lengths, when every unit is ASCII: one
+    /// narrowing copy, and offsets that are the sums of the lengths.
+    fn push_ascii_run(&mut self, lens: &[u32]) -> Res<()> {
+        let total: usize = lens.iter().map(|&l| l as usize).sum();
+        if total != self.units.len() {
+            return Err(internal(
+                "pack: the key lengths do not add up to the joined string".into(),
+            ));
+        }
+        self.bytes
+            .try_reserve(total)
+            .map_err(|_| alloc::out_of_memory("key bytes", self.bytes.len().saturating_add(total)))?;
+        self.offsets
+            .try_reserve(lens.len())
+            .map_err(|_| alloc::out_of_memory("key offsets", (self.offsets.len() + lens.len()) * 8))?;
+        let mut end = self.bytes.len();
+        self.bytes.extend(self.units.iter().map(|&u| u as u8));
+        for &len in lens {
+            end += len as usize;
+            self.offsets.push(end);
+        }
+        Ok(())
+    }
+
+    /// As `push_ascii_run`, for any text: each key encoded on its own, so
+    /// that a lone surrogate is reported for its key (`first` + position).
+    fn push_run(&mut self, lens: &[u32], first: usize) -> Res<()> {
+        let mut from = 0usize;
+        for (i, &len) in (first..).zip(lens) {
+            let to = from + len as usize;
+            let units = self
+                .units
+                .get(from..to)
+                .ok_or_else(|| internal(format!("pack: key {i} is past the joined string")))?;
+            append_utf8(units, &mut self.bytes, &|| format!("keys[{i}]"))?;
+            alloc::push(&mut self.offsets, self.bytes.len(), "key offsets")?;
+            from = to;
+        }
+        if from != self.units.len() {
+            return Err(internal(
+                "pack: the key lengths do not add up to the joined string".into(),
+            ));
         }
         Ok(())
     }
