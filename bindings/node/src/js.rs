@@ -637,7 +637,16 @@ impl Js {
     /// otherwise a Buffer.
     pub fn id(self, bytes: &[u8]) -> Res<sys::napi_value> {
         let mut out = ptr::null_mut();
-        if std::str::from_utf8(bytes).is_ok() {
+        if bytes.is_ascii() {
+            // ASCII is Latin-1 too: V8 copies it instead of decoding UTF-8.
+            // SAFETY: `bytes` holds the given number of one-byte characters.
+            check(
+                unsafe {
+                    sys::napi_create_string_latin1(self.env, bytes.as_ptr().cast(), bytes.len() as isize, &mut out)
+                },
+                "create_string_latin1",
+            )?;
+        } else if std::str::from_utf8(bytes).is_ok() {
             // SAFETY: `bytes` is valid UTF-8 of the given length.
             check(
                 unsafe {
