@@ -63,9 +63,25 @@ thread_local! {
 /// batches then use Node-API calls only.
 pub fn install(env: sys::napi_env) {
     match (compile(env, PACK), compile(env, GATHER)) {
-        (Some(pack), Some(gather)) => COMPILED.with(|c| c.set(Some(Functions { env, pack, gather }))),
+        (Some(pack), Some(gather)) => {
+            COMPILED.with(|c| c.set(Some(Functions { env, pack, gather })));
+            // SAFETY: `env` is live; the hook runs on this thread when the
+            // environment is torn down, after which its references are gone.
+            unsafe { sys::napi_add_env_cleanup_hook(env, Some(forget), env.cast()) };
+        }
         _ => clear_exception(env),
     }
+}
+
+/// Forgets the functions of an environment that is being torn down, so that a
+/// later environment on the same thread never sees its references.
+unsafe extern "C" fn forget(env: *mut std::ffi::c_void) {
+    // `try_with`: never panic across the C boundary, even during thread exit.
+    let _ = COMPILED.try_with(|c| {
+        if c.get().is_some_and(|f| f.env.cast() == env) {
+            c.set(None);
+        }
+    });
 }
 
 fn compile(env: sys::napi_env, source: &str) -> Option<sys::napi_ref> {
