@@ -8,6 +8,7 @@ use std::ptr;
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
+use crate::utf16::{Utf16Error, MAX_UTF8_PER_UNIT};
 
 /// The Node-API environment of the current call, with the checks every
 /// helper needs. Only valid during that call.
@@ -47,9 +48,26 @@ pub enum JsType {
 
 /// Where a string key's UTF-8 bytes live while the call borrows them;
 /// reused across the keys of one call.
-#[derive(Default)]
 pub struct KeyBuf {
     utf8: Vec<u8>,
+    units: Vec<u16>,
+    /// Short strings are read and encoded here, without allocating.
+    short_units: [u16; SHORT_UNITS + 1],
+    short_utf8: [u8; SHORT_UNITS * MAX_UTF8_PER_UNIT],
+}
+
+/// Strings of up to this many UTF-16 units are read into `KeyBuf`'s arrays.
+const SHORT_UNITS: usize = 64;
+
+impl Default for KeyBuf {
+    fn default() -> KeyBuf {
+        KeyBuf {
+            utf8: Vec::new(),
+            units: Vec::new(),
+            short_units: [0; SHORT_UNITS + 1],
+            short_utf8: [0; SHORT_UNITS * MAX_UTF8_PER_UNIT],
+        }
+    }
 }
 
 /// A JavaScript array whose elements are read on demand.
@@ -232,74 +250,137 @@ impl Js {
 
     /// The UTF-8 bytes of a string, refusing lone surrogates.
     ///
-    /// Node-API is asked for the full UTF-8 length first, then the bytes are
-    /// read into a buffer of that size, so a long string is never cut short.
-    /// (A stack-buffer path once read at most 255 bytes and, when a multi-byte
-    /// character straddled that limit, took the shorter prefix for the whole
-    /// string.) This is napi-rs's own `String` conversion, measured at the
-    /// same speed (see BENCH-node.md), except that the allocation, whose size
-    /// the caller chooses, is fallible.
-    ///
-    /// Node-API replaces a lone surrogate with U+FFFD when it converts to
-    /// UTF-8. So when the converted bytes contain U+FFFD, the UTF-16 code units
-    /// are checked: a real U+FFFD is kept, a lone surrogate is a `TypeError`.
-    fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
+    /// Read as `utf16_into` reads (length first, then exactly that many
+    /// units); a string of up to `SHORT_UNITS` units goes into `buf`'s
+    /// arrays, so that a per-key lookup allocates nothing.
+    /// `None` when `v` is not a string.
+    fn string<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<Option<&'b [u8]>> {
         let mut len = 0usize;
-        // SAFETY: `v` is a string; a null buffer asks for the full length.
-        check(
-            unsafe { sys::napi_get_value_string_utf8(self.env, v, ptr::null_mut(), 0, &mut len) },
-            "get_value_string_utf8",
-        )?;
-        buf.utf8.clear();
-        let room = len.saturating_add(1); // Node-API always writes a terminating zero
-        buf.utf8
-            .try_reserve_exact(room)
-            .map_err(|_| crate::alloc::out_of_memory(&what(), room))?;
-        let mut written = 0usize;
-        // SAFETY: `utf8` has capacity for `room` bytes; Node-API writes at most
-        // `room - 1` bytes and a zero, and reports how many bytes it wrote
-        // before the zero, which are then initialised.
-        check(
-            unsafe { sys::napi_get_value_string_utf8(self.env, v, buf.utf8.as_mut_ptr().cast(), room, &mut written) },
-            "get_value_string_utf8",
-        )?;
-        // SAFETY: see above: `written <= len < room <= capacity` bytes are initialised.
-        unsafe { buf.utf8.set_len(written.min(len)) };
-        let bytes = buf.utf8.as_slice();
-        if has_replacement_char(bytes) {
-            self.check_well_formed(v, what)?;
+        // SAFETY: `v` belongs to the current call; a null buffer asks for the
+        // length. A value that is not a string only sets `napi_string_expected`.
+        let status = unsafe { sys::napi_get_value_string_utf16(self.env, v, ptr::null_mut(), 0, &mut len) };
+        if status == sys::Status::napi_string_expected {
+            return Ok(None);
         }
-        Ok(bytes)
+        check(status, "get_value_string_utf16")?;
+        if len > SHORT_UNITS {
+            buf.utf8.clear();
+            if !self.append_string(v, &mut buf.units, &mut buf.utf8, what)? {
+                return Ok(None);
+            }
+            return Ok(Some(buf.utf8.as_slice()));
+        }
+        let mut written = 0usize;
+        // SAFETY: `short_units` holds `SHORT_UNITS + 1 >= len + 1` units; Node-API
+        // writes at most `len` units and a zero.
+        check(
+            unsafe {
+                sys::napi_get_value_string_utf16(self.env, v, buf.short_units.as_mut_ptr(), len + 1, &mut written)
+            },
+            "get_value_string_utf16",
+        )?;
+        if written != len {
+            return Err(JsErr::new(
+                Kind::Error,
+                codes::INTERNAL,
+                format!("{}: Node-API read {written} of {len} UTF-16 units", what()),
+            ));
+        }
+        let units = &buf.short_units[..len];
+        let n = crate::utf16::encode(units, &mut buf.short_utf8).map_err(|e| utf16_error(e, units, what))?;
+        Ok(Some(&buf.short_utf8[..n]))
     }
 
-    fn check_well_formed(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<()> {
-        let units = self.utf16(v)?;
-        let mut at = 0usize;
-        for r in char::decode_utf16(units.iter().copied()) {
-            match r {
-                Ok(c) => at += c.len_utf16(),
-                Err(e) => {
-                    return Err(JsErr::new(
-                        Kind::Type,
-                        codes::INVALID_STRING,
-                        format!(
-                            "{} {} has a lone surrogate U+{:04X} at index {at}; strings must be well-formed UTF-16 (use a Buffer for arbitrary bytes)",
-                            what(),
-                            show_utf16(&units),
-                            e.unpaired_surrogate()
-                        ),
-                    ))
-                }
-            }
+    /// Appends the UTF-8 bytes of `v` to `out` when `v` is a string (then
+    /// `Ok(true)`); `Ok(false)`, with nothing appended, for any other value.
+    /// A lone surrogate is a `TypeError`. `units` is scratch space.
+    pub fn append_string(
+        self,
+        v: sys::napi_value,
+        units: &mut Vec<u16>,
+        out: &mut Vec<u8>,
+        what: &dyn Fn() -> String,
+    ) -> Res<bool> {
+        if !self.utf16_into(v, units, what)? {
+            return Ok(false);
         }
-        Ok(())
+        append_utf8(units, out, what)?;
+        Ok(true)
+    }
+
+    /// Reads the UTF-16 code units of `v` into `units` when `v` is a string
+    /// (then `Ok(true)`); `Ok(false)` for any other value.
+    ///
+    /// Strings are read as UTF-16 (see `utf16`): Node-API is asked for the
+    /// length first, then the units are read into a buffer of that size, so
+    /// a long string is never cut short. (A stack-buffer path once read at
+    /// most 255 bytes and, when a multi-byte character straddled that limit,
+    /// took the shorter prefix for the whole string.) Every allocation is
+    /// fallible.
+    pub fn utf16_into(self, v: sys::napi_value, units: &mut Vec<u16>, what: &dyn Fn() -> String) -> Res<bool> {
+        let mut len = 0usize;
+        // SAFETY: `v` belongs to the current call; a null buffer asks for the
+        // length. A value that is not a string only sets `napi_string_expected`.
+        let status = unsafe { sys::napi_get_value_string_utf16(self.env, v, ptr::null_mut(), 0, &mut len) };
+        if status == sys::Status::napi_string_expected {
+            return Ok(false);
+        }
+        check(status, "get_value_string_utf16")?;
+        units.clear();
+        let room = len.saturating_add(1); // Node-API always writes a terminating zero
+        units
+            .try_reserve_exact(room)
+            .map_err(|_| crate::alloc::out_of_memory(&what(), room.saturating_mul(2)))?;
+        let mut written = 0usize;
+        // SAFETY: `units` has capacity for `room` units; Node-API writes at
+        // most `room - 1` units and a zero, and reports how many units it
+        // wrote before the zero, which are then initialised.
+        check(
+            unsafe { sys::napi_get_value_string_utf16(self.env, v, units.as_mut_ptr(), room, &mut written) },
+            "get_value_string_utf16",
+        )?;
+        if written != len {
+            return Err(JsErr::new(
+                Kind::Error,
+                codes::INTERNAL,
+                format!("{}: Node-API read {written} of {len} UTF-16 units", what()),
+            ));
+        }
+        // SAFETY: see above: `written == len < room <= capacity` units are initialised.
+        unsafe { units.set_len(len) };
+        Ok(true)
+    }
+
+    /// A number for a `u32`.
+    pub fn uint(self, x: u32) -> Res<sys::napi_value> {
+        let mut out = ptr::null_mut();
+        // SAFETY: creates a number in the current call's scope.
+        check(
+            unsafe { sys::napi_create_uint32(self.env, x, &mut out) },
+            "create_uint32",
+        )?;
+        Ok(out)
+    }
+
+    /// A new array of `len` holes.
+    pub fn new_array(self, len: usize) -> Res<sys::napi_value> {
+        let mut arr = ptr::null_mut();
+        // SAFETY: creates a new array in the current call's scope.
+        check(
+            unsafe { sys::napi_create_array_with_length(self.env, len, &mut arr) },
+            "create_array_with_length",
+        )?;
+        Ok(arr)
     }
 
     /// The bytes of a key or node id: a string (as UTF-8), a Buffer or a
     /// Uint8Array. A typed array is borrowed, not copied.
     pub fn bytes<'b>(self, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<&'b [u8]> {
+        // Strings first: most keys are strings, and the read tells them apart.
+        if let Some(bytes) = self.string(v, buf, what)? {
+            return Ok(bytes);
+        }
         match self.type_of(v)? {
-            JsType::String => self.string(v, buf, what),
             JsType::Object => match self.live_typed_array(v, what)? {
                 Some((sys::TypedarrayType::uint8_array, len, data)) => {
                     // SAFETY: the typed array's memory stays valid and in place
@@ -556,7 +637,16 @@ impl Js {
     /// otherwise a Buffer.
     pub fn id(self, bytes: &[u8]) -> Res<sys::napi_value> {
         let mut out = ptr::null_mut();
-        if std::str::from_utf8(bytes).is_ok() {
+        if bytes.is_ascii() {
+            // ASCII is Latin-1 too: V8 copies it instead of decoding UTF-8.
+            // SAFETY: `bytes` holds the given number of one-byte characters.
+            check(
+                unsafe {
+                    sys::napi_create_string_latin1(self.env, bytes.as_ptr().cast(), bytes.len() as isize, &mut out)
+                },
+                "create_string_latin1",
+            )?;
+        } else if std::str::from_utf8(bytes).is_ok() {
             // SAFETY: `bytes` is valid UTF-8 of the given length.
             check(
                 unsafe {
@@ -602,8 +692,25 @@ unsafe fn slice_or_empty_mut<'a, T>(data: *mut T, len: usize) -> &'a mut [T] {
     }
 }
 
-fn has_replacement_char(bytes: &[u8]) -> bool {
-    bytes.windows(3).any(|w| w == [0xEF, 0xBF, 0xBD])
+/// Appends the UTF-8 encoding of a string's `units` to `out`; a lone
+/// surrogate is a `TypeError` naming `what`.
+pub fn append_utf8(units: &[u16], out: &mut Vec<u8>, what: &dyn Fn() -> String) -> Res<()> {
+    crate::utf16::append_utf8(units, out).map_err(|e| utf16_error(e, units, what))
+}
+
+fn utf16_error(e: Utf16Error, units: &[u16], what: &dyn Fn() -> String) -> JsErr {
+    match e {
+        Utf16Error::LoneSurrogate { at, unit } => JsErr::new(
+            Kind::Type,
+            codes::INVALID_STRING,
+            format!(
+                "{} {} has a lone surrogate U+{unit:04X} at index {at}; strings must be well-formed UTF-16 (use a Buffer for arbitrary bytes)",
+                what(),
+                show_utf16(units),
+            ),
+        ),
+        Utf16Error::OutOfMemory { bytes } => crate::alloc::out_of_memory(&what(), bytes),
+    }
 }
 
 /// A number the way JavaScript prints it (enough for error messages).

@@ -8,6 +8,7 @@ mod alloc;
 mod balance;
 mod batch;
 mod bounded;
+mod compiled;
 mod construct;
 mod detached;
 mod error;
@@ -23,8 +24,10 @@ mod raw;
 mod rendezvous;
 mod skeleton;
 mod snapshot;
+mod str_batch;
 mod table;
 mod table_build;
+mod utf16;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -48,5 +51,6 @@ pub const PLACEMENT: u32 = 1;
 /// Installs the direct per-key callbacks (see `fast`) once the classes exist.
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> Result<()> {
+    compiled::install(env.raw());
     fast::install(env.raw(), exports.raw()).or_throw(&env)
 }

@@ -7,7 +7,6 @@ use std::ptr;
 use longstraw::PackedKeys;
 use napi::sys;
 
-use crate::alloc;
 use crate::error::{codes, JsErr, Kind, Res};
 use crate::js::{Js, KeyBuf, OffsetsRef};
 use crate::modes::View;
@@ -69,14 +68,7 @@ fn ranked(js: Js, snap: View<'_>, key: &[u8], k: usize, distinct: bool) -> Res<s
 
 /// `owners(keys)`: the owner id of each key of an array.
 pub fn owners(js: Js, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_value> {
-    let items = js.array(keys, &|| "keys".into())?;
-    let mut buf = KeyBuf::default();
-    let mut indices = Vec::new();
-    for at in 0..items.len() {
-        let bytes = js.bytes(items.get(at)?, &mut buf, &|| format!("keys[{at}]"))?;
-        alloc::push(&mut indices, snap.owner_index(bytes)?, "owner indices")?;
-    }
-    ids_of(js, snap, &indices)
+    crate::str_batch::owners(js, snap, keys)
 }
 
 /// JavaScript ids for node indices, creating each distinct id once.

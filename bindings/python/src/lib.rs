@@ -21,6 +21,7 @@ mod rendezvous;
 mod shared;
 mod skeleton;
 mod snapshot;
+mod str_batch;
 mod table;
 mod typed;
 mod view;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList, PyTuple};
 
-use crate::convert::{items, uint_arg, with_key, with_node_id, KEYS_EXPECTED};
+use crate::convert::{uint_arg, with_key, with_node_id};
 use crate::error::to_py;
 use crate::placed::Placed;
 
@@ -76,12 +76,7 @@ impl<S: Placed> View<S> {
     }
 
     pub(crate) fn owners<'py>(&self, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let py = keys.py();
-        let out = PyList::empty(py);
-        for key in items(keys, "keys", KEYS_EXPECTED)? {
-            out.append(self.owner(&key?)?)?;
-        }
-        Ok(out)
+        crate::str_batch::owners(self, keys)
     }
 
     pub(crate) fn id(&self, py: Python<'_>, index: u32) -> Py<PyAny> {
