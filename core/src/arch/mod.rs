@@ -127,6 +127,8 @@ pub(crate) unsafe trait Vector: Copy {
     unsafe fn race_key(scores: Self) -> Self;
     /// Lane-wise f64 product.
     unsafe fn mul_f64(self, other: Self) -> Self;
+    /// Lane-wise f64 sum.
+    unsafe fn add_f64(self, other: Self) -> Self;
     /// Lane-wise f64 quotient, possibly approximate (relative error below
     /// `2^-12`; `x / 0` is infinite for `x > 0`). Only for choices that a
     /// proof checks afterwards.

@@ -130,6 +130,16 @@ unsafe impl Vector for Neon {
         }
     }
     #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            Neon(vreinterpretq_u64_f64(vaddq_f64(
+                vreinterpretq_f64_u64(self.0),
+                vreinterpretq_f64_u64(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
     unsafe fn div_f64_approx(self, other: Self) -> Self {
         // SAFETY: NEON is part of the aarch64 baseline.
         unsafe {

@@ -151,6 +151,16 @@ unsafe impl Vector for Avx2 {
         }
     }
     #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            Avx2(_mm256_castpd_si256(_mm256_add_pd(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
     unsafe fn div_f64_approx(self, other: Self) -> Self {
         // SAFETY: AVX by the trait contract.
         unsafe {

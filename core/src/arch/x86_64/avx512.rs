@@ -141,6 +141,16 @@ unsafe impl Vector for Avx512 {
         }
     }
     #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe {
+            Avx512(_mm512_castpd_si512(_mm512_add_pd(
+                _mm512_castsi512_pd(self.0),
+                _mm512_castsi512_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
     unsafe fn div_f64_approx(self, other: Self) -> Self {
         // SAFETY: AVX-512F by the trait contract.
         unsafe {

@@ -149,6 +149,16 @@ unsafe impl Vector for Sse2 {
         }
     }
     #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            Sse2(_mm_castpd_si128(_mm_add_pd(
+                _mm_castsi128_pd(self.0),
+                _mm_castsi128_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
     unsafe fn div_f64_approx(self, other: Self) -> Self {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         unsafe {
