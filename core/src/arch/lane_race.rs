@@ -100,9 +100,9 @@ impl<V: Vector> Standings<V> {
 /// `2^-53 (1 + 2^-48)`: scales `p + 2` to an upper bound of `x + x^2 / 2`.
 const P_UP: f64 = (1.0 + 1.0 / (1u64 << 48) as f64) / (1u64 << 53) as f64;
 /// `2^-53 (1 - 2^-11)`: scales `p / w` to a lower bound of `E`.
-const E_LOW: f64 = (1.0 - 1.0 / (1u64 << 11) as f64) / (1u64 << 53) as f64;
+pub(crate) const E_LOW: f64 = (1.0 - 1.0 / (1u64 << 11) as f64) / (1u64 << 53) as f64;
 /// `1 + 2^-11`: covers the approximate divisions (`2^-14` each) and every rounding.
-const E_HIGH: f64 = 1.0 + 1.0 / (1u64 << 11) as f64;
+pub(crate) const E_HIGH: f64 = 1.0 + 1.0 / (1u64 << 11) as f64;
 /// Absolute widening of `-ln u`: covers the spec's fixed-point excess (below `2^-60`).
 const ABS: f64 = 1.0 / (1u64 << 58) as f64;
 /// Upper bounds are given only below this `x + x^2 / 2` (so `3 (1 - P)` keeps its precision).
@@ -124,14 +124,27 @@ const P_MAX: f64 = 0.75;
 #[inline(always)]
 unsafe fn upper_bounds<V: Vector>(s: &Standings<V>) -> V {
     // SAFETY: forwarded caller guarantee.
+    unsafe { neg_ln_upper(s.key).div_f64_approx(s.weight).mul_f64(splat_f64(E_HIGH)) }
+}
+
+/// For race keys `key` ([`Vector::race_key`]): an upper bound `H` of
+/// `-ln u` plus the spec's excess (`2^-60`), within a relative `2^-13`
+/// (one approximate division), or `inf` where `P >= P_MAX`. Then
+/// `fl(fl(H / w) E_HIGH) >= E` even with an approximate division by `w`
+/// (see [`upper_bounds`]).
+///
+/// # Safety
+/// The ISA of `V` is supported.
+#[inline(always)]
+pub(crate) unsafe fn neg_ln_upper<V: Vector>(key: V) -> V {
+    // SAFETY: forwarded caller guarantee.
     unsafe {
         let c = splat_f64::<V>;
-        let p = s.key.add_f64(c(2.0)).mul_f64(c(P_UP));
+        let p = key.add_f64(c(2.0)).mul_f64(c(P_UP));
         let p3 = p.mul_f64(p).mul_f64(p);
         let tail = p3.div_f64_approx(c(3.0).add_f64(p.mul_f64(c(-3.0))));
         let neg_ln = p.add_f64(tail).add_f64(c(ABS));
-        let upper = neg_ln.div_f64_approx(s.weight).mul_f64(c(E_HIGH));
-        V::select(p.lt_f64(c(P_MAX)), upper, c(f64::INFINITY))
+        V::select(p.lt_f64(c(P_MAX)), neg_ln, c(f64::INFINITY))
     }
 }
 
@@ -140,7 +153,7 @@ unsafe fn upper_bounds<V: Vector>(s: &Standings<V>) -> V {
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-unsafe fn splat_f64<V: Vector>(x: f64) -> V {
+pub(crate) unsafe fn splat_f64<V: Vector>(x: f64) -> V {
     // SAFETY: forwarded caller guarantee.
     unsafe { V::splat(x.to_bits()) }
 }
