@@ -76,6 +76,27 @@ impl<V: Vector> Standings<V> {
         }
     }
 
+    /// Lanes holding one vector of nodes (keys, weights, indices): what
+    /// [`Standings::take`] makes of empty lanes, without the comparisons.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported.
+    #[inline(always)]
+    unsafe fn first(key: V, weight: V, index: V) -> Self {
+        // SAFETY: forwarded caller guarantee.
+        unsafe {
+            let empty = Self::new();
+            // Weights are +0.0 or positive (validated), so a zero weight has bits 0.
+            let drained = weight.eq(V::splat(0));
+            Standings {
+                key: V::select(drained, empty.key, key),
+                weight,
+                index,
+                ..empty
+            }
+        }
+    }
+
     /// Races one vector of nodes (keys, weights, indices) into the lanes.
     ///
     /// # Safety
@@ -256,11 +277,35 @@ pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> O
     let wp = weights.as_ptr().cast::<u64>();
     // SAFETY: full chunks read `i..i + chunk <= n <= weights.len()`; the
     // tail reads `i..n` through `load_tail` (`wrapping_add` never forms an
-    // out-of-bounds pointer with `add`); ISA by the caller.
+    // out-of-bounds pointer with `add`); IOTA holds 16 >= 2 * LANES values;
+    // ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
-        let mut standings = (Standings::<V>::new(), Standings::<V>::new());
-        let mut i = 0;
+        // The first chunk (whole, or all of a small table) fills empty lanes.
+        let (s, w) = if n >= chunk {
+            (
+                (mix(key.xor(V::load(hp))), mix(key.xor(V::load(hp.add(lanes))))),
+                (V::load(wp), V::load(wp.add(lanes))),
+            )
+        } else {
+            // Lanes past the end get weight 0: they never enter a slot.
+            let (first, second) = (n.min(lanes), n.saturating_sub(lanes));
+            (
+                (
+                    mix(key.xor(V::load_tail(hp, first, 0))),
+                    mix(key.xor(V::load_tail(hp.wrapping_add(lanes), second, 0))),
+                ),
+                (
+                    V::load_tail(wp, first, 0),
+                    V::load_tail(wp.wrapping_add(lanes), second, 0),
+                ),
+            )
+        };
+        let mut standings = (
+            Standings::first(V::race_key(s.0), w.0, V::load(IOTA.as_ptr())),
+            Standings::first(V::race_key(s.1), w.1, V::load(IOTA.as_ptr().add(lanes))),
+        );
+        let mut i = chunk;
         let prefix_end = n.min(PREFIX_CHUNKS * chunk);
         while i + chunk <= prefix_end {
             let s = (
