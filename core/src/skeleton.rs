@@ -694,37 +694,63 @@ const COLUMN_RACE_MAX: usize = 1 << MAX_FANOUT_BITS;
 /// The low bits of a leader key that hold the child's index.
 const INDEX_BITS: u64 = COLUMN_RACE_MAX as u64 - 1;
 
-/// [`race_groups`]'s first-order race over one level's columns, with the
-/// scores mixed on `V`'s lanes. `Some(winner)` when the bounds decide (as
-/// [`race_groups`] would), `None` when [`race_tight`] must (near-ties, no
-/// eligible child, or more than [`COLUMN_RACE_MAX`] children).
+/// One level's group race over its columns, on `V`'s lanes: `Some(winner)`
+/// when the bounds prove it, `None` when [`race_tight`] must decide
+/// (near-ties, no eligible child, or more than [`COLUMN_RACE_MAX`] children).
+///
+/// Every child gets an upper bound `UB` and a lower bound `LB` of its `E =
+/// -weighted_score` in vector arithmetic (see `arch::lane_race`; with
+/// `inv = fl(1 / w)` the division by `w` is a product, off by `2^-53`).
+/// Let `m` be the smallest `UB`, held by child `a`: `LB_a <= E_a <= m`. If
+/// every other child has `LB > m`, it ranks after `a`, so `a` wins. Drained
+/// children (`inv == 0`) and the lanes past the end get `LB = UB = inf`.
 ///
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
 pub(crate) unsafe fn race_columns<V: Vector>(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    use crate::arch::lane_race::{neg_ln_upper, splat_f64, E_HIGH, E_LOW};
     let n = hashes.len();
     if n == 0 || n > COLUMN_RACE_MAX || inv_weights.len() != n {
         return None;
     }
-    let mut scores = [0u64; COLUMN_RACE_MAX];
-    // SAFETY: full vectors read `i..i + LANES <= n`, the tail reads `i..n`;
-    // stores write `i..i + LANES <= COLUMN_RACE_MAX` (LANES divides 64); ISA by the caller.
+    let lanes = V::LANES;
+    let mut lows = [0u64; COLUMN_RACE_MAX];
+    // SAFETY: `load_tail` reads `i..i + len <= n` of both columns (whose
+    // lengths are `n`); the stores write `i..i + LANES <= COLUMN_RACE_MAX`
+    // (LANES divides 64); ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
-        let p = hashes.as_ptr();
+        let (hp, ip) = (hashes.as_ptr(), inv_weights.as_ptr().cast::<u64>());
+        let inf = splat_f64::<V>(f64::INFINITY);
+        let mut m = inf;
         let mut i = 0;
         while i < n {
-            let h = if i + V::LANES <= n {
-                V::load(p.add(i))
-            } else {
-                V::load_tail(p.wrapping_add(i), n - i, 0)
-            };
-            mix_lanes(key.xor(h)).store(scores.as_mut_ptr().add(i));
-            i += V::LANES;
+            let len = (n - i).min(lanes);
+            let inv = V::load_tail(ip.wrapping_add(i), len, 0);
+            let p = V::race_key(mix_lanes(key.xor(V::load_tail(hp.wrapping_add(i), len, 0))));
+            let drained = inv.eq(V::splat(0));
+            let upper = neg_ln_upper(p).mul_f64(inv).mul_f64(splat_f64(E_HIGH));
+            m = m.min_f64(V::select(drained, inf, upper));
+            let lower = p.mul_f64(inv).mul_f64(splat_f64(E_LOW));
+            V::select(drained, inf, lower).store(lows.as_mut_ptr().add(i));
+            i += lanes;
         }
+        let m = m.reduce_min_f64();
+        if m == f64::INFINITY {
+            return None;
+        }
+        let m = splat_f64::<V>(m);
+        let mut near = 0u64;
+        let mut i = 0;
+        while i < n {
+            let beyond = V::mask_bits(m.lt_f64(V::load(lows.as_ptr().add(i))));
+            near |= u64::from(!beyond & ((1u32 << lanes) - 1)) << i;
+            i += lanes;
+        }
+        // Lanes past the end hold `inf`, which is beyond every finite `m`.
+        (near.count_ones() == 1).then_some(near.trailing_zeros() as usize)
     }
-    decide_columns(&scores[..n], inv_weights)
 }
 
 /// [`race_columns`] for the scalar backend.
@@ -865,4 +891,19 @@ pub fn race_bounded(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<us
         let w = weights[i];
         (hashes[i], w, if w == 0.0 { 0.0 } else { 1.0 / w })
     })
+}
+
+/// One level's race as [`Skeleton::owner_of_hash`] runs it over group
+/// columns on `backend` (the column kernel, then [`race_tight`] where it
+/// cannot decide), for tests against [`race_exact`].
+#[doc(hidden)]
+pub fn race_columns_on(backend: Backend, key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
+    let mut inv = [0.0; COLUMN_RACE_MAX];
+    let inv = inv.get_mut(..weights.len())?;
+    for (i, &w) in inv.iter_mut().zip(weights) {
+        *i = if w == 0.0 { 0.0 } else { 1.0 / w };
+    }
+    backend
+        .group_race(key_hash, hashes, inv)
+        .or_else(|| race_tight(key_hash, hashes.len(), |i| (hashes[i], weights[i], inv[i])))
 }

@@ -24,7 +24,7 @@ use crate::packed::{KeyOffset, PackedKeys};
 use crate::score::pair_score;
 
 /// Lane indices 0, 1, 2, ... for the argmax index accumulators.
-static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub(super) static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /// Largest weighted top-k served by the candidate race; larger ones go to the oracle.
 pub(crate) const WEIGHTED_K_MAX: usize = 16;
@@ -61,7 +61,12 @@ pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> O
                 let mut best = [Ranked::EMPTY];
                 (top_k_plain::<V>(table, key_hash, &mut best) == 1).then_some(best[0].index)
             }
-            Shape::Weighted => owner_weighted::<V>(table, key_hash),
+            // The lane race proves the owner unless two nodes nearly tie.
+            // (A match, not a closure: closures would not inherit the target features.)
+            Shape::Weighted => match super::lane_race::owner::<V>(table, key_hash) {
+                Some(owner) => Some(owner),
+                None => owner_weighted::<V>(table, key_hash),
+            },
         }
     }
 }

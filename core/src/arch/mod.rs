@@ -12,6 +12,7 @@
 
 pub(crate) mod bounds;
 pub(crate) mod kernels;
+pub(crate) mod lane_race;
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86_64;
@@ -117,6 +118,35 @@ pub(crate) unsafe trait Vector: Copy {
     /// # Safety
     /// `weights..weights + LANES` must be readable.
     unsafe fn race_filter(scores: Self, weights: *const f64, bound: f64) -> u32;
+    /// The lane race's key of every raw score, as f64 lanes (see
+    /// [`lane_race`]): with `k = !score >> 11`, so that `1 - u = k / 2^53`,
+    /// a value `p` with `0 <= p <= k (1 + k / 2^54) (1 + 2^-51)`, within a
+    /// few roundings of that bound (`k (1 + k / 2^54) = 2^53 (x + x^2 / 2)`,
+    /// `x = 1 - u`). Backends without an exact u64 conversion may use
+    /// `2 floor(k / 2)` for `k`.
+    unsafe fn race_key(scores: Self) -> Self;
+    /// Lane-wise f64 product.
+    unsafe fn mul_f64(self, other: Self) -> Self;
+    /// Lane-wise f64 sum.
+    unsafe fn add_f64(self, other: Self) -> Self;
+    /// Lane-wise f64 quotient, possibly approximate (relative error below
+    /// `2^-12`; `x / 0` is infinite for `x > 0`). Only for choices that a
+    /// proof checks afterwards.
+    unsafe fn div_f64_approx(self, other: Self) -> Self;
+    /// Lane-wise f64 minimum (no NaN lanes).
+    unsafe fn min_f64(self, other: Self) -> Self;
+    /// The smallest f64 lane (no NaN lanes). The default goes through a buffer.
+    #[inline(always)]
+    unsafe fn reduce_min_f64(self) -> f64 {
+        let mut buf = [0u64; 8];
+        // SAFETY: the buffer holds 8 >= LANES values; ISA by the trait contract.
+        unsafe { self.store(buf.as_mut_ptr()) };
+        buf[..Self::LANES]
+            .iter()
+            .fold(f64::INFINITY, |m, &b| m.min(f64::from_bits(b)))
+    }
+    /// Lane-wise f64 `self < other` (false for NaN).
+    unsafe fn lt_f64(self, other: Self) -> Self::Mask;
 }
 
 /// The pair-score mixer (SPEC.md §4) on every lane.

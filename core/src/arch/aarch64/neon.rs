@@ -11,6 +11,8 @@ use crate::arch::Vector;
 pub(crate) struct Neon(uint64x2_t);
 
 const TWO_53: f64 = 9_007_199_254_740_992.0;
+/// 2^-54, exactly.
+const TWO_NEG_54: f64 = 1.0 / 18_014_398_509_481_984.0;
 
 // SAFETY: every method uses NEON only, which every aarch64 CPU supports (it
 // is part of the target's baseline).
@@ -106,6 +108,66 @@ unsafe impl Vector for Neon {
             let limit = vmulq_f64(w, vdupq_n_f64(bound * TWO_53));
             Self::mask_bits(vcleq_f64(k, limit))
         }
+    }
+    #[inline(always)]
+    unsafe fn race_key(scores: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            // k < 2^53 converts exactly; k (1 + k / 2^54), the scaling exact.
+            let k = vcvtq_f64_u64(vshrq_n_u64::<11>(veorq_u64(scores.0, vdupq_n_u64(u64::MAX))));
+            let q = vaddq_f64(vdupq_n_f64(1.0), vmulq_f64(k, vdupq_n_f64(TWO_NEG_54)));
+            Neon(vreinterpretq_u64_f64(vmulq_f64(k, q)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mul_f64(self, other: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            Neon(vreinterpretq_u64_f64(vmulq_f64(
+                vreinterpretq_f64_u64(self.0),
+                vreinterpretq_f64_u64(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            Neon(vreinterpretq_u64_f64(vaddq_f64(
+                vreinterpretq_f64_u64(self.0),
+                vreinterpretq_f64_u64(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn div_f64_approx(self, other: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            Neon(vreinterpretq_u64_f64(vdivq_f64(
+                vreinterpretq_f64_u64(self.0),
+                vreinterpretq_f64_u64(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn min_f64(self, other: Self) -> Self {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe {
+            Neon(vreinterpretq_u64_f64(vminq_f64(
+                vreinterpretq_f64_u64(self.0),
+                vreinterpretq_f64_u64(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn reduce_min_f64(self) -> f64 {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe { vminvq_f64(vreinterpretq_f64_u64(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn lt_f64(self, other: Self) -> uint64x2_t {
+        // SAFETY: NEON is part of the aarch64 baseline.
+        unsafe { vcltq_f64(vreinterpretq_f64_u64(self.0), vreinterpretq_f64_u64(other.0)) }
     }
 }
 

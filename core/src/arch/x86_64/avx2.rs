@@ -125,6 +125,80 @@ unsafe impl Vector for Avx2 {
             _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LE_OQ>(half_k, limit)) as u32
         }
     }
+    #[inline(always)]
+    unsafe fn race_key(scores: Self) -> Self {
+        // SAFETY: AVX2 by the trait contract.
+        unsafe {
+            // h = floor(k / 2) exactly, as in `race_filter`; then
+            // 2h (1 + 2h / 2^54) = h (2 + h / 2^52), the scaling exact.
+            let h = _mm256_srli_epi64::<12>(_mm256_xor_si256(scores.0, _mm256_set1_epi64x(-1)));
+            let h = _mm256_sub_pd(
+                _mm256_castsi256_pd(_mm256_or_si256(h, _mm256_set1_epi64x(TWO_52_BITS))),
+                _mm256_set1_pd(TWO_52),
+            );
+            let q = _mm256_add_pd(_mm256_set1_pd(2.0), _mm256_mul_pd(h, _mm256_set1_pd(1.0 / TWO_52)));
+            Avx2(_mm256_castpd_si256(_mm256_mul_pd(h, q)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mul_f64(self, other: Self) -> Self {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            Avx2(_mm256_castpd_si256(_mm256_mul_pd(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            Avx2(_mm256_castpd_si256(_mm256_add_pd(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn div_f64_approx(self, other: Self) -> Self {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            Avx2(_mm256_castpd_si256(_mm256_div_pd(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn min_f64(self, other: Self) -> Self {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            Avx2(_mm256_castpd_si256(_mm256_min_pd(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn reduce_min_f64(self) -> f64 {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            let v = _mm256_castsi256_pd(self.0);
+            let m = _mm_min_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+            _mm_cvtsd_f64(_mm_min_sd(m, _mm_unpackhi_pd(m, m)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn lt_f64(self, other: Self) -> __m256i {
+        // SAFETY: AVX by the trait contract.
+        unsafe {
+            _mm256_castpd_si256(_mm256_cmp_pd::<_CMP_LT_OQ>(
+                _mm256_castsi256_pd(self.0),
+                _mm256_castsi256_pd(other.0),
+            ))
+        }
+    }
 }
 
 crate::arch::entry_points!(Avx2, "avx2");

@@ -10,6 +10,8 @@ use crate::arch::Vector;
 pub(crate) struct Avx512(__m512i);
 
 const TWO_53: f64 = 9_007_199_254_740_992.0;
+/// 2^-54, exactly.
+const TWO_NEG_54: f64 = 1.0 / 18_014_398_509_481_984.0;
 
 // SAFETY: every method uses AVX-512 F/DQ (and SSE2) instructions only. They
 // are reached only through the entry points below, which run with those
@@ -114,6 +116,70 @@ unsafe impl Vector for Avx512 {
             let limit = _mm512_mul_pd(_mm512_loadu_pd(weights), _mm512_set1_pd(bound * TWO_53));
             _mm512_cmp_pd_mask::<_CMP_LE_OQ>(k, limit) as u32
         }
+    }
+    #[inline(always)]
+    unsafe fn race_key(scores: Self) -> Self {
+        // SAFETY: AVX-512F/DQ by the trait contract.
+        unsafe {
+            // k < 2^53 converts exactly; k + k^2 / 2^54 with one rounding (FMA).
+            let k = _mm512_cvtepu64_pd(_mm512_srli_epi64::<11>(_mm512_xor_si512(
+                scores.0,
+                _mm512_set1_epi64(-1),
+            )));
+            let half_k_scaled = _mm512_mul_pd(k, _mm512_set1_pd(TWO_NEG_54));
+            Avx512(_mm512_castpd_si512(_mm512_fmadd_pd(half_k_scaled, k, k)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mul_f64(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe {
+            Avx512(_mm512_castpd_si512(_mm512_mul_pd(
+                _mm512_castsi512_pd(self.0),
+                _mm512_castsi512_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe {
+            Avx512(_mm512_castpd_si512(_mm512_add_pd(
+                _mm512_castsi512_pd(self.0),
+                _mm512_castsi512_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn div_f64_approx(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe {
+            // `vrcp14pd`: relative error below 2^-14, 1 / 0 = inf; a few cycles, not a division's 20.
+            Avx512(_mm512_castpd_si512(_mm512_mul_pd(
+                _mm512_castsi512_pd(self.0),
+                _mm512_rcp14_pd(_mm512_castsi512_pd(other.0)),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn min_f64(self, other: Self) -> Self {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe {
+            Avx512(_mm512_castpd_si512(_mm512_min_pd(
+                _mm512_castsi512_pd(self.0),
+                _mm512_castsi512_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn reduce_min_f64(self) -> f64 {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe { _mm512_reduce_min_pd(_mm512_castsi512_pd(self.0)) }
+    }
+    #[inline(always)]
+    unsafe fn lt_f64(self, other: Self) -> __mmask8 {
+        // SAFETY: AVX-512F by the trait contract.
+        unsafe { _mm512_cmp_pd_mask::<_CMP_LT_OQ>(_mm512_castsi512_pd(self.0), _mm512_castsi512_pd(other.0)) }
     }
 }
 

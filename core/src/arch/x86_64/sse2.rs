@@ -123,6 +123,74 @@ unsafe impl Vector for Sse2 {
             _mm_movemask_pd(_mm_cmple_pd(half_k, limit)) as u32
         }
     }
+    #[inline(always)]
+    unsafe fn race_key(scores: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            // h = floor(k / 2) exactly, as in `race_filter`; then
+            // 2h (1 + 2h / 2^54) = h (2 + h / 2^52), the scaling exact.
+            let h = _mm_srli_epi64::<12>(_mm_xor_si128(scores.0, _mm_set1_epi64x(-1)));
+            let h = _mm_sub_pd(
+                _mm_castsi128_pd(_mm_or_si128(h, _mm_set1_epi64x(TWO_52_BITS))),
+                _mm_set1_pd(TWO_52),
+            );
+            let q = _mm_add_pd(_mm_set1_pd(2.0), _mm_mul_pd(h, _mm_set1_pd(1.0 / TWO_52)));
+            Sse2(_mm_castpd_si128(_mm_mul_pd(h, q)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn mul_f64(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            Sse2(_mm_castpd_si128(_mm_mul_pd(
+                _mm_castsi128_pd(self.0),
+                _mm_castsi128_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn add_f64(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            Sse2(_mm_castpd_si128(_mm_add_pd(
+                _mm_castsi128_pd(self.0),
+                _mm_castsi128_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn div_f64_approx(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            Sse2(_mm_castpd_si128(_mm_div_pd(
+                _mm_castsi128_pd(self.0),
+                _mm_castsi128_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn min_f64(self, other: Self) -> Self {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            Sse2(_mm_castpd_si128(_mm_min_pd(
+                _mm_castsi128_pd(self.0),
+                _mm_castsi128_pd(other.0),
+            )))
+        }
+    }
+    #[inline(always)]
+    unsafe fn reduce_min_f64(self) -> f64 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let v = _mm_castsi128_pd(self.0);
+            _mm_cvtsd_f64(_mm_min_sd(v, _mm_unpackhi_pd(v, v)))
+        }
+    }
+    #[inline(always)]
+    unsafe fn lt_f64(self, other: Self) -> __m128i {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe { _mm_castpd_si128(_mm_cmplt_pd(_mm_castsi128_pd(self.0), _mm_castsi128_pd(other.0))) }
+    }
 }
 
 crate::arch::entry_points!(Sse2, "sse2");
