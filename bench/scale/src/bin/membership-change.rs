@@ -1,0 +1,114 @@
+//! The cost of one membership change at scale (issue 14), and the flat
+//! lookup beside it (a storage change must not slow lookups):
+//! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N...]`
+//!
+//! For each N it builds a flat `Rendezvous` and a default-shape `Skeleton`
+//! of N nodes, then times single changes (remove one node, add it back, set
+//! a weight, set it back), each publishing a snapshot and dropping the old
+//! one. It prints the median of `REPS` changes per kind as one Markdown table
+//! headed by LABEL, so two builds (before, after) can be run one after the
+//! other and recorded together through `bench/record.py`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use longstraw::PackedKeys;
+use longstraw_bench_scale::{keys, ms, node_ids, skeleton};
+use longstraw_set::{Options, Rendezvous};
+
+/// Changes timed per kind and size; the median is printed.
+const REPS: usize = 5;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Median ms of remove / add / set_weight over `REPS` rounds of node `k`.
+fn time_changes(ids: &[String], remove: impl Fn(&str), add: impl Fn(&str), reweight: impl Fn(&str, f64)) -> [f64; 3] {
+    let (mut rm, mut ad, mut rw) = (Vec::new(), Vec::new(), Vec::new());
+    for rep in 0..REPS {
+        // Nodes spread over the index range, so removals shift different amounts.
+        let id = &ids[(rep * 7919 + ids.len() / 3) % ids.len()];
+        let t = Instant::now();
+        remove(id);
+        rm.push(ms(t));
+        let t = Instant::now();
+        add(id);
+        ad.push(ms(t));
+        let t = Instant::now();
+        reweight(id, 2.0);
+        rw.push(ms(t));
+        reweight(id, 1.0);
+    }
+    [median(rm), median(ad), median(rw)]
+}
+
+/// ns per node-score of the flat batch lookup at `n` nodes (best of 5).
+fn flat_batch_ns_per_node_score(n: usize) -> f64 {
+    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let snap = r.snapshot();
+    let pool = keys(4096);
+    let mut bytes = Vec::new();
+    let mut offsets = vec![0u32];
+    for k in &pool {
+        bytes.extend_from_slice(k.as_bytes());
+        offsets.push(bytes.len() as u32);
+    }
+    let batch = PackedKeys::new(&bytes, &offsets).expect("valid batch");
+    let mut out = vec![0u32; pool.len()];
+    let rounds = (1 << 26) / (n * pool.len()) + 1;
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let t = Instant::now();
+        for _ in 0..rounds {
+            snap.owners_into(&batch, &mut out).expect("eligible nodes");
+            black_box(&out);
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e9 / (rounds * pool.len() * n) as f64);
+    }
+    best
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let label = args.next().unwrap_or_else(|| "this build".to_string());
+    let sizes: Vec<usize> = args.filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() {
+        vec![10_000, 100_000, 1_000_000]
+    } else {
+        sizes
+    };
+    println!("## {label}");
+    println!();
+    println!("| n | flat remove | flat add | flat set_weight | skeleton remove | skeleton add | skeleton set_weight |");
+    println!("|---|---|---|---|---|---|---|");
+    for &n in &sizes {
+        let ids = node_ids(n);
+        let r = Rendezvous::new(&ids, Options::default()).expect("valid nodes");
+        let flat = time_changes(
+            &ids,
+            |id| r.remove(id).expect("member"),
+            |id| r.add(id, 1.0).expect("new member"),
+            |id, w| r.set_weight(id, w).expect("member"),
+        );
+        drop(r);
+        let s = skeleton(n, None);
+        let tree = time_changes(
+            &ids,
+            |id| s.remove(id).expect("member"),
+            |id| s.add(id, 1.0).expect("new member"),
+            |id, w| s.set_weight(id, w).expect("member"),
+        );
+        drop(s);
+        let cells: Vec<String> = flat.iter().chain(&tree).map(|v| format!("{v:.3} ms")).collect();
+        println!("| {n} | {} |", cells.join(" | "));
+    }
+    println!();
+    println!("| n | flat batch, ns per node-score |");
+    println!("|---|---|");
+    for n in [4096, 65536] {
+        println!("| {n} | {:.3} ns |", flat_batch_ns_per_node_score(n));
+    }
+    println!();
+}
