@@ -1,5 +1,5 @@
 //! The cost of one membership change at scale (issue 14), and the flat
-//! lookup beside it (a storage change must not slow lookups):
+//! lookups beside it (the storage change must not slow them):
 //! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N...]`
 //!
 //! For each N it builds a flat `Rendezvous` and a default-shape `Skeleton`
@@ -70,6 +70,25 @@ fn flat_batch_ns_per_node_score(n: usize) -> f64 {
     best
 }
 
+/// ns per single-key `owner_index` at `n` nodes (best of 5 over 4096 keys).
+fn flat_owner_ns(n: usize) -> f64 {
+    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let snap = r.snapshot();
+    let pool = keys(4096);
+    let rounds = (1 << 24) / (n.max(64) * pool.len()) + 1;
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for k in &pool {
+                black_box(snap.owner_index(black_box(k.as_bytes())).expect("eligible nodes"));
+            }
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e9 / (rounds * pool.len()) as f64);
+    }
+    best
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let label = args.next().unwrap_or_else(|| "this build".to_string());
@@ -105,10 +124,14 @@ fn main() {
         println!("| {n} | {} |", cells.join(" | "));
     }
     println!();
-    println!("| n | flat batch, ns per node-score |");
-    println!("|---|---|");
-    for n in [4096, 65536] {
-        println!("| {n} | {:.3} ns |", flat_batch_ns_per_node_score(n));
+    println!("| n | flat owner, ns per key | flat batch, ns per node-score |");
+    println!("|---|---|---|");
+    for n in [10, 100, 4096, 65536] {
+        println!(
+            "| {n} | {:.1} ns | {:.3} ns |",
+            flat_owner_ns(n),
+            flat_batch_ns_per_node_score(n)
+        );
     }
     println!();
 }
