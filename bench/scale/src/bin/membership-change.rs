@@ -1,6 +1,6 @@
 //! The cost of one membership change at scale (issue 14), and the flat
 //! lookups beside it (the storage change must not slow them):
-//! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N...]`
+//! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N... | lookups]`
 //!
 //! For each N it builds a flat `Rendezvous` and a default-shape `Skeleton`
 //! of N nodes, then times single changes (remove one node, add it back, set
@@ -24,24 +24,47 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// Median ms of remove / add / set_weight over `REPS` rounds of node `k`.
-fn time_changes(ids: &[String], remove: impl Fn(&str), add: impl Fn(&str), reweight: impl Fn(&str, f64)) -> [f64; 3] {
-    let (mut rm, mut ad, mut rw) = (Vec::new(), Vec::new(), Vec::new());
+/// This thread's CPU time in ms: unlike wall time, it leaves out the time
+/// the thread waited for a core, which on a shared 2-core machine can be
+/// most of it.
+fn thread_cpu_ms() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
+    // every Linux has.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6
+}
+
+/// One change's (wall ms, thread CPU ms).
+fn timed(change: impl FnOnce()) -> (f64, f64) {
+    let (t, cpu) = (Instant::now(), thread_cpu_ms());
+    change();
+    (ms(t), thread_cpu_ms() - cpu)
+}
+
+/// Median (wall, CPU) ms of remove / add / set_weight over `REPS` rounds.
+fn time_changes(
+    ids: &[String],
+    remove: impl Fn(&str),
+    add: impl Fn(&str),
+    reweight: impl Fn(&str, f64),
+) -> [(f64, f64); 3] {
+    let mut runs: [Vec<(f64, f64)>; 3] = Default::default();
     for rep in 0..REPS {
         // Nodes spread over the index range, so removals shift different amounts.
         let id = &ids[(rep * 7919 + ids.len() / 3) % ids.len()];
-        let t = Instant::now();
-        remove(id);
-        rm.push(ms(t));
-        let t = Instant::now();
-        add(id);
-        ad.push(ms(t));
-        let t = Instant::now();
-        reweight(id, 2.0);
-        rw.push(ms(t));
+        runs[0].push(timed(|| remove(id)));
+        runs[1].push(timed(|| add(id)));
+        runs[2].push(timed(|| reweight(id, 2.0)));
         reweight(id, 1.0);
     }
-    [median(rm), median(ad), median(rw)]
+    runs.map(|r| {
+        (
+            median(r.iter().map(|x| x.0).collect()),
+            median(r.iter().map(|x| x.1).collect()),
+        )
+    })
 }
 
 /// ns per node-score of the flat batch lookup at `n` nodes (best of 5).
@@ -92,16 +115,24 @@ fn flat_owner_ns(n: usize) -> f64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let label = args.next().unwrap_or_else(|| "this build".to_string());
-    let sizes: Vec<usize> = args.filter_map(|a| a.parse().ok()).collect();
-    let sizes = if sizes.is_empty() {
+    let args: Vec<String> = args.collect();
+    let lookups_only = args.first().is_some_and(|a| a == "lookups");
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let sizes = if sizes.is_empty() && !lookups_only {
         vec![10_000, 100_000, 1_000_000]
     } else {
         sizes
     };
     println!("## {label}");
     println!();
-    println!("| n | flat remove | flat add | flat set_weight | skeleton remove | skeleton add | skeleton set_weight |");
-    println!("|---|---|---|---|---|---|---|");
+    if !sizes.is_empty() {
+        println!("one change, median of {REPS}, wall ms (thread CPU ms):");
+        println!();
+        println!(
+            "| n | flat remove | flat add | flat set_weight | skeleton remove | skeleton add | skeleton set_weight |"
+        );
+        println!("|---|---|---|---|---|---|---|");
+    }
     for &n in &sizes {
         let ids = node_ids(n);
         let r = Rendezvous::new(&ids, Options::default()).expect("valid nodes");
@@ -120,9 +151,15 @@ fn main() {
             |id, w| s.set_weight(id, w).expect("member"),
         );
         drop(s);
-        let cells: Vec<String> = flat.iter().chain(&tree).map(|v| format!("{v:.3} ms")).collect();
+        let cells: Vec<String> = flat
+            .iter()
+            .chain(&tree)
+            .map(|(wall, cpu)| format!("{wall:.3} ms ({cpu:.3} ms)"))
+            .collect();
         println!("| {n} | {} |", cells.join(" | "));
     }
+    println!();
+    println!("flat lookups, best of 5:");
     println!();
     println!("| n | flat owner, ns per key | flat batch, ns per node-score |");
     println!("|---|---|---|");
