@@ -112,7 +112,41 @@ fn flat_owner_ns(n: usize) -> f64 {
     best
 }
 
+/// `count LAYOUT N LOOKUPS`: only lookups, for instruction counts under
+/// callgrind (bench/scale/membership_change_ab.sh runs it with L and 3L
+/// lookups and subtracts, which cancels the setup). LAYOUT is `owner` (one
+/// key at a time) or `batch` (4096-key packed batches; LOOKUPS batches).
+fn count(layout: &str, n: usize, lookups: usize) {
+    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let snap = r.snapshot();
+    let pool = keys(4096);
+    if layout == "owner" {
+        for k in pool.iter().cycle().take(lookups) {
+            black_box(snap.owner_index(black_box(k.as_bytes())).expect("eligible nodes"));
+        }
+        return;
+    }
+    let mut bytes = Vec::new();
+    let mut offsets = vec![0u32];
+    for k in &pool {
+        bytes.extend_from_slice(k.as_bytes());
+        offsets.push(bytes.len() as u32);
+    }
+    let batch = PackedKeys::new(&bytes, &offsets).expect("valid batch");
+    let mut out = vec![0u32; pool.len()];
+    for _ in 0..lookups {
+        snap.owners_into(&batch, &mut out).expect("eligible nodes");
+        black_box(&out);
+    }
+}
+
 fn main() {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().is_some_and(|a| a == "count") {
+        let n = |i: usize| all.get(i).and_then(|a| a.parse().ok()).expect("count LAYOUT N LOOKUPS");
+        count(&all[1], n(2), n(3));
+        return;
+    }
     let mut args = std::env::args().skip(1);
     let label = args.next().unwrap_or_else(|| "this build".to_string());
     let args: Vec<String> = args.collect();
