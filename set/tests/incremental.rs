@@ -76,7 +76,10 @@ fn same_flat_lookups(changed: &Snapshot, fresh: &Snapshot) {
         assert_eq!(changed.top_k_into(&key, &mut a), fresh.top_k_into(&key, &mut b));
         assert_eq!(a, b);
         let (mut a, mut b) = ([0u32; 3], [0u32; 3]);
-        assert_eq!(changed.top_k_distinct_into(&key, &mut a), fresh.top_k_distinct_into(&key, &mut b));
+        assert_eq!(
+            changed.top_k_distinct_into(&key, &mut a),
+            fresh.top_k_distinct_into(&key, &mut b)
+        );
         assert_eq!(a, b);
     }
 }
@@ -98,7 +101,10 @@ fn same_skeleton(changed: &SkeletonSnapshot, fresh: &SkeletonSnapshot) {
         assert_eq!(changed.top_k_into(&key, &mut a), fresh.top_k_into(&key, &mut b));
         assert_eq!(a, b);
         let (mut a, mut b) = ([u32::MAX; 3], [u32::MAX; 3]);
-        assert_eq!(changed.top_k_distinct_into(&key, &mut a), fresh.top_k_distinct_into(&key, &mut b));
+        assert_eq!(
+            changed.top_k_distinct_into(&key, &mut a),
+            fresh.top_k_distinct_into(&key, &mut b)
+        );
         assert_eq!(a, b);
     }
     let mut ranks = [Ranked::EMPTY; 64];
@@ -187,7 +193,9 @@ fn check(sets: &Sets, gone: &[Vec<u8>]) {
 
     let with_domains = || nodes.iter().map(|(id, w, d)| (id.clone(), *w, d.clone()));
     let table = sets.table.snapshot();
-    let fresh_table = Table::with_domains(with_domains(), sets.table_options).unwrap().snapshot();
+    let fresh_table = Table::with_domains(with_domains(), sets.table_options)
+        .unwrap()
+        .snapshot();
     same_members(table.members(), fresh_table.members(), gone);
     same_table(&table, &fresh_table);
 
@@ -219,7 +227,10 @@ fn changes_on_a_sharded_set_equal_a_fresh_build() {
     let ops: Vec<Op> = (0..60)
         .map(|i| match i % 4 {
             0 => Op::Remove { pick: i * 7919 },
-            1 => Op::Add { weight: i % 5, label: 0 },
+            1 => Op::Add {
+                weight: i % 5,
+                label: 0,
+            },
             2 => Op::SetWeight {
                 pick: i * 104_729,
                 weight: i % 5,
