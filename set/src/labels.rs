@@ -39,8 +39,9 @@ impl Labels {
     pub(crate) fn push(&mut self, len: usize, label: Option<Arc<[u8]>>) -> Result<()> {
         if self.labels.len() <= len {
             if self.labelled == 0 {
-                // A longer run of `None`s, doubling, so this copy is amortised.
-                let run = (len + 1).saturating_mul(2).max(16);
+                // A run a quarter longer than needed, so this copy is amortised
+                // over the next len / 4 adds without doubling the memory.
+                let run = (len + 1).saturating_add(len / 4).max(16);
                 self.labels = Column::from_vec(crate::alloc::filled(run, None)?);
             } else {
                 self.labels.edit()?.push(None);
