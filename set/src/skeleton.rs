@@ -11,10 +11,10 @@ use longstraw::{Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ran
 use crate::column::Column;
 use crate::error::Result;
 use crate::membership::{apply, members_of, Change};
-
-mod patch;
 use crate::snapshot::{Node, Snapshot};
 use crate::Options;
+
+mod patch;
 
 /// How a [`Skeleton`] is shaped. The shape is fixed for its lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

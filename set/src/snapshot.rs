@@ -115,10 +115,12 @@ impl Snapshot {
         }
         let hash = self.hashing.node_hash(id);
         if let Some(&other) = self.by_hash.get(&hash) {
-            let existing = self.position_of(other).expect("the maps name members only");
             return Err(Error::HashCollision {
                 id: id.to_vec(),
-                existing: self.ids[existing].to_vec(),
+                existing: self
+                    .position_of(other)
+                    .map(|i| self.ids[i].to_vec())
+                    .unwrap_or_default(),
             });
         }
         let seq = self.next_seq;
