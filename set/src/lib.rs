@@ -32,6 +32,7 @@ mod column;
 mod delegate;
 mod error;
 mod labels;
+mod mapped_id;
 mod membership;
 #[cfg(doctest)]
 mod readme_doctests;

@@ -11,6 +11,7 @@ use longstraw::{
 use crate::column::Column;
 use crate::error::{Error, Result};
 use crate::labels::Labels;
+use crate::mapped_id::MappedId;
 use crate::shared_map::SharedMap;
 use crate::weight_census::WeightCensus;
 
@@ -58,7 +59,8 @@ pub struct Snapshot {
     generation: u64,
     // The per-node arrays and maps are shared with the snapshot this one was
     // changed from, except the parts the change touched (issue 14).
-    ids: Column<Arc<[u8]>>,
+    /// Uncounted copies of `by_id`'s keys (see `mapped_id` for the invariant).
+    ids: Column<MappedId>,
     hashes: Column<u64>,
     weights: Column<f64>,
     summary: TableSummary,
@@ -119,12 +121,15 @@ impl Snapshot {
                 id: id.to_vec(),
                 existing: self
                     .position_of(other)
-                    .map(|i| self.ids[i].to_vec())
+                    .map(|i| self.ids[i].as_arc().to_vec())
                     .unwrap_or_default(),
             });
         }
         let seq = self.next_seq;
         let id: Arc<[u8]> = Arc::from(id);
+        // SAFETY: `id` goes into `by_id` below, before `mapped` goes into
+        // `ids`; it leaves `by_id` only after leaving `ids` (`remove`).
+        let mapped = unsafe { MappedId::of(&id) };
         // A push that fails part way leaves a broken copy; the caller
         // drops it (a failed change publishes nothing).
         let len = self.ids.len();
@@ -133,7 +138,7 @@ impl Snapshot {
         self.by_id.insert(id.clone(), seq)?;
         self.by_hash.insert(hash, seq)?;
         self.next_seq += 1;
-        self.ids.push(id)?;
+        self.ids.push(mapped)?;
         self.hashes.push(hash)?;
         self.weights.push(weight)?;
         self.seqs.push(seq)?;
@@ -168,9 +173,10 @@ impl Snapshot {
         let index = self.member_index(id)?;
         self.domain_labels.remove(index)?;
         self.census.remove(self.weights[index])?;
+        // Out of the column before out of the map, which owns the id.
+        self.ids.remove(index)?;
         self.by_id.remove(id);
         self.by_hash.remove(&self.hashes[index]);
-        self.ids.remove(index)?;
         self.hashes.remove(index)?;
         self.weights.remove(index)?;
         self.seqs.remove(index)?;
@@ -276,7 +282,7 @@ impl Snapshot {
     }
     /// The node ids; a node index is a position in this slice.
     pub fn ids(&self) -> &[Arc<[u8]>] {
-        &self.ids
+        MappedId::as_arcs(&self.ids)
     }
     /// The weights, by node index.
     pub fn weights(&self) -> &[f64] {
@@ -291,7 +297,7 @@ impl Snapshot {
         let i = index as usize;
         Some(Node {
             index,
-            id: self.ids.get(i)?,
+            id: self.ids.get(i)?.as_arc(),
             weight: self.weights[i],
             hash: self.hashes[i],
             domain: self.domain_labels.of(self.ids.len())[i].as_deref(),
@@ -302,7 +308,7 @@ impl Snapshot {
         let labels = self.domain_labels.of(self.ids.len());
         (0..self.ids.len() as u32).map(move |i| Node {
             index: i,
-            id: &self.ids[i as usize],
+            id: self.ids[i as usize].as_arc(),
             weight: self.weights[i as usize],
             hash: self.hashes[i as usize],
             domain: labels[i as usize].as_deref(),
