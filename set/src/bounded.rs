@@ -453,7 +453,7 @@ impl BoundedLoad {
         // publishing; the published state is intact.
         let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.state.load_full();
-        let mut members = (*current.members).clone();
+        let mut members = current.members.try_clone()?;
         for &change in changes {
             apply(&mut members, change)?;
         }

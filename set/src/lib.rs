@@ -28,15 +28,20 @@ mod alloc;
 mod backend_env;
 mod balanced;
 mod bounded;
+mod column;
 mod delegate;
 mod error;
+mod labels;
+mod mapped_id;
 mod membership;
 #[cfg(doctest)]
 mod readme_doctests;
 mod rendezvous;
+mod shared_map;
 mod skeleton;
 mod snapshot;
 mod table;
+mod weight_census;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
 pub use bounded::{

@@ -123,7 +123,7 @@ impl Rendezvous {
         // publishing; the published snapshot is intact, so carry on.
         let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.current.load_full();
-        let mut next = (*current).clone();
+        let mut next = current.try_clone()?;
         f(&mut next)?;
         next.seal(current.generation() + 1)?;
         self.current.store(Arc::new(next));

@@ -4,13 +4,17 @@
 use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
+use longstraw::skeleton::MAX_LEVELS;
 use longstraw::skeleton::{build_groups, write_group_columns};
 use longstraw::{Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary};
 
+use crate::column::Column;
 use crate::error::Result;
 use crate::membership::{apply, members_of, Change};
 use crate::snapshot::{Node, Snapshot};
 use crate::Options;
+
+mod patch;
 
 /// How a [`Skeleton`] is shaped. The shape is fixed for its lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,13 +42,20 @@ pub struct SkeletonSnapshot {
     members: Snapshot,
     shape: SkeletonShape,
     /// Node hashes, ascending; weights and caller indices in the same order.
-    sorted_hashes: Vec<u64>,
-    sorted_weights: Vec<f64>,
-    order: Vec<u32>,
-    groups: Vec<Group>,
+    /// Like the members' arrays, shared with the previous snapshot until a
+    /// change touches them.
+    sorted_hashes: Column<u64>,
+    sorted_weights: Column<f64>,
+    order: Column<u32>,
+    groups: Column<Group>,
+    /// Each group's hash prefix, and where each level's groups start
+    /// (`level_starts[l]`, level 1 at 0, one past the last level at the
+    /// end): what a change needs to find the groups on a node's path.
+    group_prefixes: Column<u64>,
+    level_starts: [usize; MAX_LEVELS as usize + 2],
     /// The groups' hashes and `1 / weight`s, flat, for the SIMD level race.
-    group_hashes: Vec<u64>,
-    group_inv_weights: Vec<f64>,
+    group_hashes: Column<u64>,
+    group_inv_weights: Column<f64>,
     sorted_summary: TableSummary,
 }
 
@@ -79,12 +90,14 @@ impl Skeleton {
         let mut snap = SkeletonSnapshot {
             members,
             shape,
-            sorted_hashes: Vec::new(),
-            sorted_weights: Vec::new(),
-            order: Vec::new(),
-            groups: Vec::new(),
-            group_hashes: Vec::new(),
-            group_inv_weights: Vec::new(),
+            sorted_hashes: Column::new(),
+            sorted_weights: Column::new(),
+            order: Column::new(),
+            groups: Column::new(),
+            group_prefixes: Column::new(),
+            level_starts: [0; MAX_LEVELS as usize + 2],
+            group_hashes: Column::new(),
+            group_inv_weights: Column::new(),
             sorted_summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
@@ -163,15 +176,35 @@ impl Skeleton {
         })
     }
 
+    /// One change, patched into a copy of the tree along the changed node's path.
     fn change(&self, change: Change<'_>) -> Result<()> {
-        self.publish(|s| apply(&mut s.members, change).map(|_| ()))
+        // A poisoned lock only means another writer panicked before publishing.
+        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let current = self.current.load_full();
+        let mut next = current.try_clone()?;
+        let removed_hash = match change {
+            Change::Remove { id } => next.members.index_of(id).map(|i| next.members.hashes()[i as usize]),
+            _ => None,
+        };
+        // `apply` seals the members; only the generation is left to set.
+        let applied = apply(&mut next.members, change)?;
+        next.members.set_generation(current.generation() + 1);
+        if !next.patch(applied, removed_hash)? {
+            debug_assert!(false, "the tree disagreed with its members");
+            next.rebuild()?;
+        }
+        // The summary does not depend on the order of the weights.
+        next.sorted_summary = next.members.summary();
+        self.current.store(Arc::new(next));
+        Ok(())
     }
 
+    /// Several changes, then the tree built from scratch once.
     fn publish(&self, f: impl FnOnce(&mut SkeletonSnapshot) -> Result<()>) -> Result<()> {
         // A poisoned lock only means another writer panicked before publishing.
         let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         let current = self.current.load_full();
-        let mut next = (*current).clone();
+        let mut next = current.try_clone()?;
         f(&mut next)?;
         next.members.seal(current.generation() + 1)?;
         next.rebuild()?;
@@ -240,24 +273,59 @@ impl SkeletonSnapshot {
         let weights = self.members.weights();
         let mut order: Vec<u32> = (0..hashes.len() as u32).collect();
         order.sort_unstable_by_key(|&i| hashes[i as usize]);
-        self.sorted_hashes = order.iter().map(|&i| hashes[i as usize]).collect();
-        self.sorted_weights = order.iter().map(|&i| weights[i as usize]).collect();
-        self.order = order;
-        self.groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
+        self.sorted_hashes = Column::from_vec(order.iter().map(|&i| hashes[i as usize]).collect());
+        self.sorted_weights = Column::from_vec(order.iter().map(|&i| weights[i as usize]).collect());
+        self.order = Column::from_vec(order);
+        let mut groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
         let used = build_groups(
             self.members.hashing().group_seed(),
             self.shape,
             &self.sorted_hashes,
             &self.sorted_weights,
-            &mut self.groups,
+            &mut groups,
         )?;
-        self.groups.truncate(used);
-        self.groups.shrink_to_fit();
-        self.group_hashes = vec![0; used];
-        self.group_inv_weights = vec![0.0; used];
-        write_group_columns(&self.groups, &mut self.group_hashes, &mut self.group_inv_weights)?;
+        groups.truncate(used);
+        groups.shrink_to_fit();
+        let mut group_hashes = vec![0; used];
+        let mut group_inv_weights = vec![0.0; used];
+        write_group_columns(&groups, &mut group_hashes, &mut group_inv_weights)?;
+        self.groups = Column::from_vec(groups);
+        self.group_hashes = Column::from_vec(group_hashes);
+        self.group_inv_weights = Column::from_vec(group_inv_weights);
         self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
+        self.index_groups();
+        debug_assert_eq!(self.group_prefixes.len(), used);
         Ok(())
+    }
+
+    /// Fills `group_prefixes` and `level_starts` for the groups `build_groups`
+    /// wrote: level by level, one group per distinct prefix, ascending.
+    fn index_groups(&mut self) {
+        let mut prefixes = Vec::with_capacity(self.groups.len());
+        self.level_starts = [0; MAX_LEVELS as usize + 2];
+        let levels = self.shape.levels();
+        for level in 1..=levels {
+            self.level_starts[level as usize] = prefixes.len();
+            let mut last = None;
+            for &h in self.sorted_hashes.iter() {
+                let prefix = self.shape.prefix(h, level);
+                if last != Some(prefix) {
+                    prefixes.push(prefix);
+                    last = Some(prefix);
+                }
+            }
+        }
+        self.level_starts[levels as usize + 1] = prefixes.len();
+        self.group_prefixes = Column::from_vec(prefixes);
+    }
+
+    /// A private copy to change: it shares every array with `self` until a
+    /// change copies (fallibly) the ones it touches.
+    fn try_clone(&self) -> Result<SkeletonSnapshot> {
+        Ok(SkeletonSnapshot {
+            members: self.members.try_clone()?,
+            ..self.clone()
+        })
     }
 
     /// The core's view.

@@ -8,7 +8,12 @@ use longstraw::{
     TableSummary,
 };
 
+use crate::column::Column;
 use crate::error::{Error, Result};
+use crate::labels::Labels;
+use crate::mapped_id::MappedId;
+use crate::shared_map::SharedMap;
+use crate::weight_census::WeightCensus;
 
 /// A node as seen from one snapshot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,13 +57,23 @@ pub struct Snapshot {
     placement: Placement,
     backend: Backend,
     generation: u64,
-    ids: Vec<Arc<[u8]>>,
-    hashes: Vec<u64>,
-    weights: Vec<f64>,
+    // The per-node arrays and maps are shared with the snapshot this one was
+    // changed from, except the parts the change touched (issue 14).
+    /// Uncounted copies of `by_id`'s keys (see `mapped_id` for the invariant).
+    ids: Column<MappedId>,
+    hashes: Column<u64>,
+    weights: Column<f64>,
     summary: TableSummary,
-    by_id: HashMap<Arc<[u8]>, u32>,
-    by_hash: HashMap<u64, u32>,
-    domain_labels: Vec<Option<Arc<[u8]>>>,
+    census: WeightCensus,
+    /// Each node's sequence number, by node index: ascending, because nodes
+    /// join at the end and leave without reordering the rest. The maps below
+    /// name nodes by these numbers, which (unlike indices) never shift, so a
+    /// change edits one entry of each map instead of re-indexing all.
+    seqs: Column<u64>,
+    next_seq: u64,
+    by_id: SharedMap<Arc<[u8]>, u64>,
+    by_hash: SharedMap<u64, u64>,
+    domain_labels: Labels,
     /// One `u32` per node, equal exactly for nodes of one failure domain;
     /// `None` while no node has a label.
     domain_ids: Option<Vec<u32>>,
@@ -74,16 +89,19 @@ impl Snapshot {
             placement,
             backend,
             generation: 0,
-            ids: Vec::new(),
-            hashes: Vec::new(),
-            weights: Vec::new(),
+            ids: Column::new(),
+            hashes: Column::new(),
+            weights: Column::new(),
+            census: WeightCensus::new(),
             summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
             },
-            by_id: HashMap::new(),
-            by_hash: HashMap::new(),
-            domain_labels: Vec::new(),
+            seqs: Column::new(),
+            next_seq: 0,
+            by_id: SharedMap::new(),
+            by_hash: SharedMap::new(),
+            domain_labels: Labels::new(),
             domain_ids: None,
         }
     }
@@ -101,78 +119,110 @@ impl Snapshot {
         if let Some(&other) = self.by_hash.get(&hash) {
             return Err(Error::HashCollision {
                 id: id.to_vec(),
-                existing: self.ids[other as usize].to_vec(),
+                existing: self
+                    .position_of(other)
+                    .map(|i| self.ids[i].as_arc().to_vec())
+                    .unwrap_or_default(),
             });
         }
-        let index = self.ids.len() as u32;
+        let seq = self.next_seq;
         let id: Arc<[u8]> = Arc::from(id);
-        self.by_id.insert(id.clone(), index);
-        self.by_hash.insert(hash, index);
-        self.ids.push(id);
-        self.hashes.push(hash);
-        self.weights.push(weight);
-        self.domain_labels.push(None);
+        // SAFETY: `id` goes into `by_id` below, before `mapped` goes into
+        // `ids`; it leaves `by_id` only after leaving `ids` (`remove`).
+        let mapped = unsafe { MappedId::of(&id) };
+        // A push that fails part way leaves a broken copy; the caller
+        // drops it (a failed change publishes nothing).
+        let len = self.ids.len();
+        self.domain_labels.push(len, None)?;
+        self.census.add(weight)?;
+        self.by_id.insert(id.clone(), seq)?;
+        self.by_hash.insert(hash, seq)?;
+        self.next_seq += 1;
+        self.ids.push(mapped)?;
+        self.hashes.push(hash)?;
+        self.weights.push(weight)?;
+        self.seqs.push(seq)?;
         Ok(())
+    }
+
+    /// The node index of sequence number `seq`.
+    fn position_of(&self, seq: u64) -> Option<usize> {
+        self.seqs.binary_search(&seq).ok()
+    }
+
+    /// The node index of `id`, or `UnknownNode`.
+    fn member_index(&self, id: &[u8]) -> Result<usize> {
+        self.index_of(id)
+            .map(|i| i as usize)
+            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })
     }
 
     pub(crate) fn push_in_domain(&mut self, id: &[u8], weight: f64, domain: Option<&[u8]>) -> Result<()> {
         let label = domain.map(checked_label).transpose()?;
         self.push(id, weight)?;
-        if let Some(last) = self.domain_labels.last_mut() {
-            *last = label;
-        }
-        Ok(())
+        self.domain_labels.set(self.ids.len() - 1, label)
     }
 
     pub(crate) fn set_domain(&mut self, id: &[u8], domain: Option<&[u8]>) -> Result<()> {
         let label = domain.map(checked_label).transpose()?;
-        let index = *self
-            .by_id
-            .get(id)
-            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
-        self.domain_labels[index] = label;
-        Ok(())
+        let index = self.member_index(id)?;
+        self.domain_labels.set(index, label)
     }
 
     pub(crate) fn remove(&mut self, id: &[u8]) -> Result<()> {
-        let index = *self
-            .by_id
-            .get(id)
-            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
-        self.ids.remove(index);
-        self.hashes.remove(index);
-        self.weights.remove(index);
-        self.domain_labels.remove(index);
-        self.reindex();
+        let index = self.member_index(id)?;
+        self.domain_labels.remove(index)?;
+        self.census.remove(self.weights[index])?;
+        // Out of the column before out of the map, which owns the id.
+        self.ids.remove(index)?;
+        self.by_id.remove(id);
+        self.by_hash.remove(&self.hashes[index]);
+        self.hashes.remove(index)?;
+        self.weights.remove(index)?;
+        self.seqs.remove(index)?;
         Ok(())
     }
 
     pub(crate) fn set_weight(&mut self, id: &[u8], weight: f64) -> Result<()> {
         validate_weight(weight)?;
-        let index = *self
-            .by_id
-            .get(id)
-            .ok_or_else(|| Error::UnknownNode { id: id.to_vec() })? as usize;
-        self.weights[index] = weight;
+        let index = self.member_index(id)?;
+        let weights = self.weights.edit()?;
+        self.census.remove(weights[index])?;
+        self.census.add(weight)?;
+        weights[index] = weight;
         Ok(())
     }
 
-    fn reindex(&mut self) {
-        self.by_id = self
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| (id.clone(), i as u32))
-            .collect();
-        self.by_hash = self.hashes.iter().enumerate().map(|(i, &h)| (h, i as u32)).collect();
+    /// A private copy to change: it shares every array and map with `self`
+    /// until a change copies the part it touches (fallibly: array sizes are
+    /// the caller's).
+    pub(crate) fn try_clone(&self) -> Result<Snapshot> {
+        Ok(Snapshot {
+            domain_ids: self.domain_ids.as_deref().map(crate::alloc::copied).transpose()?,
+            ..self.clone()
+        })
     }
 
-    /// Recomputes the summary; called once per published snapshot.
+    /// Refreshes the summary and domain ids; called once per published snapshot.
     pub(crate) fn seal(&mut self, generation: u64) -> Result<()> {
-        self.summary = TableSummary::of(&self.hashes, Some(&self.weights))?;
+        longstraw::validate_node_count(self.ids.len())?;
+        self.summary = self.census.summary(self.ids.len());
         self.generation = generation;
-        self.domain_ids = domain_ids(&self.domain_labels);
+        self.domain_ids = match self.domain_labels.labelled() {
+            0 => None,
+            _ => domain_ids(self.domain_labels.of(self.ids.len())),
+        };
         Ok(())
+    }
+
+    /// Renumbers a snapshot that [`crate::membership::apply`] already sealed.
+    pub(crate) fn set_generation(&mut self, generation: u64) {
+        self.generation = generation;
+    }
+
+    /// What the last seal learned about the weights.
+    pub(crate) fn summary(&self) -> TableSummary {
+        self.summary
     }
 
     // ---- accessors ----
@@ -232,7 +282,7 @@ impl Snapshot {
     }
     /// The node ids; a node index is a position in this slice.
     pub fn ids(&self) -> &[Arc<[u8]>] {
-        &self.ids
+        MappedId::as_arcs(&self.ids)
     }
     /// The weights, by node index.
     pub fn weights(&self) -> &[f64] {
@@ -247,25 +297,27 @@ impl Snapshot {
         let i = index as usize;
         Some(Node {
             index,
-            id: self.ids.get(i)?,
+            id: self.ids.get(i)?.as_arc(),
             weight: self.weights[i],
             hash: self.hashes[i],
-            domain: self.domain_labels[i].as_deref(),
+            domain: self.domain_labels.of(self.ids.len())[i].as_deref(),
         })
     }
     /// Every node, in index order.
     pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
+        let labels = self.domain_labels.of(self.ids.len());
         (0..self.ids.len() as u32).map(move |i| Node {
             index: i,
-            id: &self.ids[i as usize],
+            id: self.ids[i as usize].as_arc(),
             weight: self.weights[i as usize],
             hash: self.hashes[i as usize],
-            domain: self.domain_labels[i as usize].as_deref(),
+            domain: labels[i as usize].as_deref(),
         })
     }
     /// The index of the node with this id.
     pub fn index_of(&self, id: &[u8]) -> Option<u32> {
-        self.by_id.get(id).copied()
+        let seq = *self.by_id.get(id)?;
+        self.position_of(seq).map(|i| i as u32)
     }
     /// Whether a node with this id is in the set.
     pub fn contains(&self, id: &[u8]) -> bool {
@@ -273,7 +325,7 @@ impl Snapshot {
     }
     /// The failure domain label of each node, by node index.
     pub fn domains(&self) -> &[Option<Arc<[u8]>>] {
-        &self.domain_labels
+        self.domain_labels.of(self.ids.len())
     }
     /// The domain of each node as a `u32` (equal exactly within one domain),
     /// or `None` when no node has a label (every node is its own domain).
@@ -415,4 +467,30 @@ fn domain_ids(labels: &[Option<Arc<[u8]>>]) -> Option<Vec<u32>> {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod sharing_tests {
+    use crate::{Options, Rendezvous};
+
+    /// What a change does not touch, the next snapshot does not copy.
+    #[test]
+    fn a_change_copies_only_the_arrays_it_touches() {
+        let r = Rendezvous::new((0..1000).map(|i| format!("n{i}")), Options::default()).unwrap();
+        let before = r.snapshot();
+        r.set_weight("n5", 2.0).unwrap();
+        let reweighted = r.snapshot();
+        assert!(reweighted.ids.shares(&before.ids));
+        assert!(reweighted.hashes.shares(&before.hashes));
+        assert!(reweighted.seqs.shares(&before.seqs));
+        assert!(!reweighted.weights.shares(&before.weights));
+        r.remove("n7").unwrap();
+        let removed = r.snapshot();
+        assert!(!removed.hashes.shares(&reweighted.hashes));
+        // No node has a label: removing one shifts no label.
+        assert_eq!(removed.domains().len(), 999);
+        assert!(removed.domains().iter().all(Option::is_none));
+        assert_eq!(before.weights()[5], 1.0);
+        assert_eq!(before.len(), 1000);
+    }
 }

@@ -75,7 +75,7 @@ impl TableSnapshot {
     /// A copy to change; the rows (caller-sized) are copied fallibly.
     fn try_clone(&self) -> Result<TableSnapshot> {
         Ok(TableSnapshot {
-            members: self.members.clone(),
+            members: self.members.try_clone()?,
             bits: self.bits,
             replicas: self.replicas,
             distinct: self.distinct,
