@@ -166,6 +166,18 @@ check_python() {
     local want_tags
     want_tags=$(wheel_platform "$t" | tr . '\n' | sed 's/^/cp311-abi3-/' | sort | paste -sd' ')
     [ "$tags" = "$want_tags" ] || fail "$w: tags [$tags], want [$want_tags]"
+    # The musl wheels were repacked after their extension's libc name was changed: RECORD must match.
+    "$VENV/bin/python" - "$dir" <<'PY' || fail "$w: RECORD does not match the files"
+import base64, csv, hashlib, pathlib, sys
+root = pathlib.Path(sys.argv[1])
+record = next(root.glob("*.dist-info/RECORD"))
+for name, digest, size in csv.reader(record.read_text().splitlines()):
+    if not digest:
+        continue
+    data = (root / name).read_bytes()
+    got = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert got == digest and int(size) == len(data), name
+PY
     local so=$dir/longstraw/_longstraw.abi3.so
     want_machine "$so" "$arch"
     local needed; needed=$(elf_needed "$so")
@@ -176,20 +188,20 @@ check_python() {
     local policy
     policy=$("$VENV/bin/auditwheel" show "$w" 2>/dev/null | tr '\n' ' ' | tr -s ' ' | sed -n 's/.*consistent with the following platform tag: "\([^"]*\)".*/\1/p')
     [ "$policy" = "$(wheel_platform "$t" | cut -d. -f1)" ] || fail "$w: auditwheel says [$policy]"
-    ok "python $t: $(basename "$w"): tags [$tags], auditwheel: $policy, _longstraw.abi3.so $(elf_machine "$so") needs [$needed]"
+    ok "python $t: $(basename "$w"): RECORD matches, tags [$tags], auditwheel: $policy, _longstraw.abi3.so $(elf_machine "$so") needs [$needed]"
   done
   check_python_aarch64_run
 }
 
 # Debian's arm64 Python 3.11 (unpacked by cross-deps.sh) imports the wheel's extension under
-# qemu-aarch64 and runs the binding's placement vector test (pytest is pure Python: its wheels are
-# unpacked beside the extension, since pip would choose x86_64 wheels for anything compiled).
+# qemu-aarch64 and runs the binding's placement vector test (pytest and its dependencies, resolved by
+# pip for an aarch64 CPython 3.11, are unpacked beside the extension: that Python has no pip).
 check_python_aarch64_run() {
   local t=aarch64-unknown-linux-gnu py=$WORK/py-arm64
   mkdir -p "$py/site" "$py/bindings/python" "$py/tests"
   (cd "$py/site" && "$VENV/bin/python" -m zipfile -e "$(ls "$DIST"/python/longstraw-"$VERSION"-*manylinux*aarch64*.whl)" .)
-  "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --no-deps \
-    -d "$py/wheels" pytest iniconfig packaging pluggy >/dev/null
+  "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    --platform manylinux2014_aarch64 --python-version 3.11 --implementation cp -d "$py/wheels" pytest >/dev/null
   for w in "$py"/wheels/*.whl; do (cd "$py/site" && "$VENV/bin/python" -m zipfile -e "$w" .); done
   cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
   ln -s "$VECTORS" "$py/tests/vectors"
@@ -249,7 +261,12 @@ check_node_aarch64_run() {
     const l = require("longstraw"); const r = new l.Rendezvous(["a", "b"])
     console.log(process.arch, process.version, require.resolve("longstraw-linux-arm64-gnu"), r.owner("k") !== undefined)')
   case "$got" in "arm64 v"*" $app/node_modules/longstraw-linux-arm64-gnu/"*" true") ;; *) fail "arm64 node loaded: $got" ;; esac
-  (cd "$app" && LONGSTRAW_VECTORS="$VECTORS/placement-v1.json" "${node[@]}" --test test/vectors.test.js)
+  # Run directly, not with --test: the test runner would start a child node, which needs binfmt_misc.
+  local log=$WORK/node-arm64.log
+  (cd "$app" && LONGSTRAW_VECTORS="$VECTORS/placement-v1.json" "${node[@]}" test/vectors.test.js > "$log" 2>&1) \
+    || { cat "$log"; fail "vectors.test.js under arm64 node"; }
+  grep -E '^# (pass|fail) ' "$log" | paste -sd' '
+  grep -qx '# fail 0' "$log" && ! grep -qx '# pass 0' "$log" || { cat "$log"; fail "vectors.test.js under arm64 node"; }
   ok "node aarch64-unknown-linux-gnu: Debian's arm64 Node.js $(echo "$got" | cut -d' ' -f2) under qemu-aarch64 loads the main package + longstraw-linux-arm64-gnu; vectors.test.js passes"
 }
 
