@@ -62,7 +62,7 @@ version-check:
 # musl: Rust links musl statically by default (crt-static) and then drops the cdylib, so the .so is
 # built with -crt-static (it needs musl's libc.so and nothing else: zig links its unwinder in). The
 # archive is the same either way; its link line is the one rustc prints for a crt-static build
-# (`-lunwind -lc`, LLVM's libunwind: Alpine's libunwind-static), which links fully static programs.
+# (`-lunwind -lc`: a static libunwind such as LLVM's), which links fully static programs.
 # CARGO_TARGET_<TRIPLE>_RUSTFLAGS, not `rustc -- -C ...`: cargo decides whether a cdylib is
 # possible from the target flags alone.
 # In the loop below, "$$@" is the environment that turns crt-static off for a musl triple.

@@ -102,8 +102,8 @@ check_c_aarch64_gnu() {
   unset PKG_CONFIG_PATH
 }
 
-# The musl archive's link line names -lunwind (LLVM's libunwind, as rustc prints for crt-static musl;
-# on Alpine: libunwind-static). Here the Rust toolchain's own musl copy stands in for it.
+# The musl archive's link line names -lunwind (as rustc prints for crt-static musl: a static libunwind
+# such as LLVM's). Here the Rust toolchain's own musl copy of LLVM's libunwind.a provides it.
 rust_self_contained() { echo "$(rustc --print sysroot)/lib/rustlib/$1/lib/self-contained"; }
 check_c_musl_one() { # TRIPLE
   local t=$1 arch prefix cc run=() out=$WORK/$1
