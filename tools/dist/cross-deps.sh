@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What the cross checks need, installed when missing (apt-get as root):
+#   fast  the aarch64 glibc C check: Rust's aarch64 target, qemu-user, the aarch64 cross compiler and
+#         Debian's arm64 libcjson (the C vector program reads JSON with it)
+#   full  the above, plus the musl targets, musl-gcc (musl-tools), the cJSON source (Debian's source
+#         package: the musl programs compile it, as no musl build of libcjson exists in Debian), and
+#         aarch64 roots unpacked from Debian's arm64 packages for qemu-aarch64 -L: musl's loader and
+#         libc, Python 3.11 and Node.js 18 (installing python3:arm64 or nodejs:arm64 would replace the
+#         host's, so their packages are unpacked into directories instead)
+#
+# usage: cross-deps.sh fast|full OUT   (OUT: where the cJSON source and the roots go)
+set -euo pipefail
+mode=$1 out=$2
+
+need_rust_target() {
+  rustup target list --installed | grep -qx "$1" || rustup target add "$1"
+}
+apt_install() {
+  if [ "$(id -u)" != 0 ]; then echo "cross-deps: missing $*, and this is not root: install them" >&2; exit 1; fi
+  dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+need_rust_target aarch64-unknown-linux-gnu
+if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null \
+  || [ ! -e /usr/lib/aarch64-linux-gnu/libcjson.so ]; then
+  apt_install qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64
+fi
+[ "$mode" = full ] || exit 0
+
+need_rust_target x86_64-unknown-linux-musl
+need_rust_target aarch64-unknown-linux-musl
+if ! command -v musl-gcc >/dev/null || ! command -v dpkg-source >/dev/null; then apt_install musl-tools dpkg-dev; fi
+mkdir -p "$out"
+
+# cJSON: Debian's source package, with Debian's patches applied by dpkg-source.
+if [ ! -f "$out/cjson/cJSON.h" ]; then
+  if ! apt-get source --print-uris cjson >/dev/null 2>&1; then
+    # No deb-src entries: the same archives as the binary entries, for source packages.
+    [ "$(id -u)" = 0 ] || { echo "cross-deps: apt has no deb-src entries, and this is not root" >&2; exit 1; }
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
+      > /etc/apt/sources.list.d/longstraw-deb-src.sources
+    apt-get update -qq
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source --download-only cjson >/dev/null 2>&1 && dpkg-source -x ./*.dsc src >/dev/null 2>&1)
+  mkdir -p "$out/cjson/include/cjson"
+  cp "$tmp/src/cJSON.c" "$tmp/src/cJSON.h" "$out/cjson/"
+  cp "$tmp/src/cJSON.h" "$out/cjson/include/cjson/"
+  cp "$tmp/src/LICENSE" "$out/cjson/"
+  rm -rf "$tmp"
+fi
+
+# Unpacks Debian arm64 packages (not installed: dpkg -x) into a root for qemu-aarch64 -L.
+unpack_root() {
+  local root=$1; shift
+  [ -f "$root/.done" ] && return
+  local tmp
+  tmp=$(mktemp -d)
+  dpkg --print-foreign-architectures | grep -qx arm64 || apt_install
+  (cd "$tmp" && apt-get download "$@" >/dev/null 2>&1) || { apt-get update -qq; (cd "$tmp" && apt-get download "$@" >/dev/null); }
+  rm -rf "$root" && mkdir -p "$root"
+  for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$root"; done
+  rm -rf "$tmp"
+  touch "$root/.done"
+}
+unpack_root "$out/root-arm64-musl" musl:arm64
+unpack_root "$out/root-arm64-python" libc6:arm64 python3.11-minimal:arm64 libpython3.11-minimal:arm64 \
+  libpython3.11-stdlib:arm64 zlib1g:arm64 libexpat1:arm64 libffi8:arm64 libssl3:arm64 media-types
+unpack_root "$out/root-arm64-node" libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64 nodejs:arm64 libnode108:arm64 \
+  libbrotli1:arm64 libc-ares2:arm64 libicu72:arm64 libnghttp2-14:arm64 libssl3:arm64 libuv1:arm64 zlib1g:arm64 \
+  node-cjs-module-lexer node-acorn node-undici
