@@ -49,6 +49,19 @@ fn key(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     })
 }
 
+/// How many distinct ids [`id`] draws from: more than the walk takes from
+/// one `top_k` call (16), so that a hot key's walk goes on node by node.
+const BOUNDED_ID_POOL: u8 = 20;
+
+/// A node id: mostly from a pool larger than the walk's first batch,
+/// sometimes from the shared pools (invalid ones included).
+fn id(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
+    Ok(match u.int_in_range(0..=7u8)? {
+        0 | 1 => input::id(u)?,
+        _ => format!("b-{}", u.int_in_range(0..=BOUNDED_ID_POOL - 1)?).into_bytes(),
+    })
+}
+
 /// A weight that is mostly one of a few small values, so that nodes differ
 /// and the exact check below applies.
 fn weight(u: &mut Unstructured<'_>) -> Result<f64> {
@@ -209,9 +222,9 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     };
     let c = balance_factor(u)?;
     let mut model = Model::default();
-    let count = u.int_in_range(0..=6usize)?;
+    let count = u.int_in_range(0..=usize::from(BOUNDED_ID_POOL))?;
     let initial = (0..count)
-        .map(|_| Ok((input::id(u)?, weight(u)?)))
+        .map(|_| Ok((id(u)?, weight(u)?)))
         .collect::<Result<Vec<_>>>()?;
     let want = model.apply_all(
         &initial
@@ -250,7 +263,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         match u.int_in_range(0..=11u8)? {
             0..=4 => {
                 let key = key(u)?;
-                let times = if u.ratio(1, 3)? { u.int_in_range(1..=24u8)? } else { 1 };
+                let times = if u.ratio(1, 3)? { u.int_in_range(1..=40u8)? } else { 1 };
                 for _ in 0..times {
                     let nodes = model.ordered();
                     let oracle = SpecOracle::new(hashing, nodes.iter().map(|n| (n.0, n.1)));
@@ -291,9 +304,9 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             }
             8 | 9 => {
                 let change = match u.int_in_range(0..=2u8)? {
-                    0 => Change::Add(input::id(u)?, weight(u)?, None),
-                    1 => Change::Remove(input::id(u)?),
-                    _ => Change::SetWeight(input::id(u)?, weight(u)?),
+                    0 => Change::Add(id(u)?, weight(u)?, None),
+                    1 => Change::Remove(id(u)?),
+                    _ => Change::SetWeight(id(u)?, weight(u)?),
                 };
                 let want = model.apply(&change);
                 let got = match &change {
