@@ -59,4 +59,4 @@ fuzz-coverage:
 	    -instr-profile=coverage/$$t/coverage.profdata -ignore-filename-regex=$(FUZZ_COV_IGNORE) > $(FUZZ_LOGS)/$$t.cov.txt; \
 	  echo "fuzz-coverage: $$t: $$(grep '^TOTAL' $(FUZZ_LOGS)/$$t.cov.txt)"; \
 	done; \
-	echo "fuzz-coverage: columns are regions, missed, cover, functions, missed, executed, lines, missed, cover"
+	echo "fuzz-coverage: columns are regions, missed, cover, functions, missed, executed, lines, missed, cover, branches, missed, cover"
