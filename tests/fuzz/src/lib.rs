@@ -8,6 +8,7 @@
 
 pub mod backends;
 pub mod bounded;
+pub mod ffi_bounded;
 pub mod ffi_calls;
 mod input;
 pub mod keyed;
@@ -18,7 +19,7 @@ pub mod spec_hash;
 pub mod tables;
 
 /// Every fuzz target, in the order `make fuzz` runs them.
-pub const TARGETS: [&str; 8] = [
+pub const TARGETS: [&str; 9] = [
     "set",
     "tables",
     "packed",
@@ -27,6 +28,7 @@ pub const TARGETS: [&str; 8] = [
     "backends",
     "bounded",
     "keyed",
+    "ffi_bounded",
 ];
 
 /// Runs one target's check on one input. Unknown names panic.
@@ -40,6 +42,7 @@ pub fn run(target: &str, data: &[u8]) {
         "backends" => backends::check(data),
         "bounded" => bounded::check(data),
         "keyed" => keyed::check(data),
+        "ffi_bounded" => ffi_bounded::check(data),
         _ => panic!("unknown fuzz target {target:?}"),
     }
 }
