@@ -19,7 +19,7 @@
 
 FUZZ_TOOLS := $(ROOT)/build/tools
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= set tables packed ffi membership backends bounded keyed
+FUZZ_TARGETS ?= set tables packed ffi membership backends bounded keyed ffi_bounded
 FUZZ_LOGS := $(ROOT)/build/fuzz
 
 fuzz:
@@ -44,7 +44,7 @@ fuzz-replay:
 	$(CARGO) test --release -p longstraw-fuzz-checks
 
 # Coverage counts the library crates only: the checks, the targets and std would inflate it.
-FUZZ_COV_IGNORE := '(/\.cargo/|/rustc/|/tests/fuzz/|/fuzz/fuzz_targets/)'
+FUZZ_COV_IGNORE := '(/\.cargo/|/rustc/|/tests/fuzz/src/|/fuzz/fuzz_targets/)'
 FUZZ_LLVM_BIN = $(shell rustc +nightly --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin
 
 fuzz-coverage:
