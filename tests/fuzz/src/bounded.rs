@@ -223,8 +223,18 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let c = balance_factor(u)?;
     let mut model = Model::default();
     let count = u.int_in_range(0..=usize::from(BOUNDED_ID_POOL))?;
+    // Mostly distinct ids and equal weights, so that large sets build and a
+    // hot key's walk can pass the first 16 ranks.
     let initial = (0..count)
-        .map(|_| Ok((id(u)?, weight(u)?)))
+        .map(|i| {
+            let id = if u.ratio(1, 8)? {
+                id(u)?
+            } else {
+                format!("b-{i}").into_bytes()
+            };
+            let w = if u.arbitrary()? { 1.0 } else { weight(u)? };
+            Ok((id, w))
+        })
         .collect::<Result<Vec<_>>>()?;
     let want = model.apply_all(
         &initial
