@@ -8,15 +8,18 @@
 #   make fuzz FUZZ_TARGETS="ffi packed" FUZZ_SECONDS=600
 #   make fuzz-replay   every corpus file through its check, plus a short seeded run per target (plain
 #                      `cargo test`, also part of `make test` through test-rust)
+#   make fuzz-coverage line and region coverage of the library code each corpus reaches (`cargo fuzz
+#                      coverage`, nightly llvm-tools; the checks in tests/fuzz and std are left out),
+#                      one TOTAL line per target, reports in build/fuzz/<target>.cov.txt
 #
 # The checks live in tests/fuzz (crate longstraw-fuzz-checks); fuzz/fuzz_targets/*.rs only call them.
 # A crash leaves its input in fuzz/artifacts/<target>/: copy it into fuzz/corpus/<target>/ once fixed, so
 # that `cargo test` replays it forever.
-.PHONY: fuzz fuzz-replay
+.PHONY: fuzz fuzz-replay fuzz-coverage
 
 FUZZ_TOOLS := $(ROOT)/build/tools
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= set tables packed ffi membership backends
+FUZZ_TARGETS ?= set tables packed ffi membership backends bounded keyed ffi_bounded
 FUZZ_LOGS := $(ROOT)/build/fuzz
 
 fuzz:
@@ -39,3 +42,21 @@ fuzz:
 
 fuzz-replay:
 	$(CARGO) test --release -p longstraw-fuzz-checks
+
+# Coverage counts the library crates only: the checks, the targets and std would inflate it.
+FUZZ_COV_IGNORE := '(/\.cargo/|/rustc/|/tests/fuzz/src/|/fuzz/fuzz_targets/)'
+FUZZ_LLVM_BIN = $(shell rustc +nightly --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin
+
+fuzz-coverage:
+	@test -x $(FUZZ_TOOLS)/bin/cargo-fuzz || $(CARGO) install --locked --quiet cargo-fuzz --root $(FUZZ_TOOLS)
+	@rustup component list --toolchain nightly --installed | grep -q '^llvm-tools' \
+	  || rustup component add llvm-tools-preview --toolchain nightly
+	@mkdir -p $(FUZZ_LOGS)
+	@cd fuzz && export PATH="$(FUZZ_TOOLS)/bin:$$PATH"; \
+	for t in $(FUZZ_TARGETS); do \
+	  $(CARGO) +nightly fuzz coverage $$t corpus/$$t > $(FUZZ_LOGS)/$$t.cov.log 2>&1 || { tail -n 20 $(FUZZ_LOGS)/$$t.cov.log; exit 1; }; \
+	  $(FUZZ_LLVM_BIN)/llvm-cov report target/x86_64-unknown-linux-gnu/coverage/x86_64-unknown-linux-gnu/release/$$t \
+	    -instr-profile=coverage/$$t/coverage.profdata -ignore-filename-regex=$(FUZZ_COV_IGNORE) > $(FUZZ_LOGS)/$$t.cov.txt; \
+	  echo "fuzz-coverage: $$t: $$(grep '^TOTAL' $(FUZZ_LOGS)/$$t.cov.txt)"; \
+	done; \
+	echo "fuzz-coverage: columns are regions, missed, cover, functions, missed, executed, lines, missed, cover, branches, missed, cover"

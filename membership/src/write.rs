@@ -52,7 +52,10 @@ impl Membership {
         let mut out = String::new();
         out.push_str("# longstraw membership file (docs/MEMBERSHIP.md)\n");
         let _ = writeln!(out, "format = {FORMAT_VERSION}");
-        if self.secret.is_none() {
+        // A keyed membership has no seed; a non-zero one is still written, so
+        // that reading the text back refuses the contradiction (as building
+        // does) instead of silently dropping the seed.
+        if self.secret.is_none() || self.seed != 0 {
             match i64::try_from(self.seed) {
                 Ok(seed) => {
                     let _ = writeln!(out, "seed = {seed}");

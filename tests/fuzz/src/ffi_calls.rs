@@ -71,7 +71,7 @@ impl Mirror {
 }
 
 /// A code from the library: a stable one (one `longstraw_result_str` describes), never an internal error.
-fn stable(code: longstraw_result, what: &str) -> longstraw_result {
+pub(crate) fn stable(code: longstraw_result, what: &str) -> longstraw_result {
     let n = code as i32;
     assert!(n >= 0, "{what}: code {n} is not a longstraw_result");
     assert_ne!(
@@ -88,7 +88,7 @@ fn stable(code: longstraw_result, what: &str) -> longstraw_result {
 }
 
 /// The mirror's outcome as the C code it must map to.
-fn code_of<T>(r: &longstraw_set::Result<T>) -> longstraw_result {
+pub(crate) fn code_of<T>(r: &longstraw_set::Result<T>) -> longstraw_result {
     match r {
         Ok(_) => LONGSTRAW_OK,
         Err(e) => e.clone().into(),
@@ -97,14 +97,14 @@ fn code_of<T>(r: &longstraw_set::Result<T>) -> longstraw_result {
 
 /// How an argument pointer is passed.
 #[derive(Clone, Copy, Debug)]
-enum Ptr {
+pub(crate) enum Ptr {
     Valid,
     Null,
     /// One byte past an aligned address: in bounds, misaligned for anything wider than a byte.
     Misaligned,
 }
 
-fn ptr_kind(u: &mut Unstructured<'_>) -> Result<Ptr> {
+pub(crate) fn ptr_kind(u: &mut Unstructured<'_>) -> Result<Ptr> {
     Ok(match u.int_in_range(0..=15u8)? {
         0 => Ptr::Null,
         1 => Ptr::Misaligned,
@@ -113,14 +113,14 @@ fn ptr_kind(u: &mut Unstructured<'_>) -> Result<Ptr> {
 }
 
 /// An out-parameter slot filled with a sentinel, handed out as `kind` says.
-struct Slot<T: Copy> {
+pub(crate) struct Slot<T: Copy> {
     buf: Vec<u64>,
     sentinel: T,
     kind: Ptr,
 }
 
 impl<T: Copy + PartialEq + std::fmt::Debug> Slot<T> {
-    fn new(sentinel: T, kind: Ptr) -> Slot<T> {
+    pub(crate) fn new(sentinel: T, kind: Ptr) -> Slot<T> {
         let words = std::mem::size_of::<T>().div_ceil(8) + 1;
         let mut s = Slot {
             buf: vec![0x5A5A_5A5A_5A5A_5A5A; words],
@@ -131,14 +131,14 @@ impl<T: Copy + PartialEq + std::fmt::Debug> Slot<T> {
         unsafe { s.buf.as_mut_ptr().cast::<T>().write(sentinel) };
         s
     }
-    fn ptr(&mut self) -> *mut T {
+    pub(crate) fn ptr(&mut self) -> *mut T {
         match self.kind {
             Ptr::Valid => self.buf.as_mut_ptr().cast(),
             Ptr::Null => std::ptr::null_mut(),
             Ptr::Misaligned => self.buf.as_mut_ptr().cast::<u8>().wrapping_add(1).cast(),
         }
     }
-    fn get(&self) -> T {
+    pub(crate) fn get(&self) -> T {
         match self.kind {
             // A byte-aligned T handed out one byte in: the library wrote it there.
             // SAFETY: within the buffer; every byte pattern read here is a valid T.
@@ -148,7 +148,7 @@ impl<T: Copy + PartialEq + std::fmt::Debug> Slot<T> {
         }
     }
     /// The code a NULL or misaligned slot must produce, if any.
-    fn refusal(&self) -> Option<longstraw_result> {
+    pub(crate) fn refusal(&self) -> Option<longstraw_result> {
         match self.kind {
             Ptr::Valid => None,
             Ptr::Null => Some(LONGSTRAW_NULL_ARGUMENT),
@@ -157,7 +157,7 @@ impl<T: Copy + PartialEq + std::fmt::Debug> Slot<T> {
         }
     }
     /// Asserts nothing was written (the sentinel and the guard words are intact).
-    fn untouched(&self, what: &str) {
+    pub(crate) fn untouched(&self, what: &str) {
         let fresh = Slot::new(self.sentinel, self.kind);
         assert_eq!(self.buf, fresh.buf, "{what}: an out-parameter was written on failure");
     }
