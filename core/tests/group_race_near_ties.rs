@@ -5,27 +5,11 @@
 //! drained siblings, tiny `1 - u`, and every fan-out up to 64.
 
 use longstraw::skeleton::{race_columns_on, race_exact};
-use longstraw::{Backend, Ranked, MAX_WEIGHT, MIN_WEIGHT};
+use longstraw::{Backend, MAX_WEIGHT, MIN_WEIGHT};
 
-/// SplitMix64: a fixed, seedable source of test inputs.
-struct Prng(u64);
+mod common;
 
-impl Prng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        longstraw::mix(self.0)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// The spec's `-ln u` of `hash` for `key_hash` (weight 1: exact).
-fn neg_ln(key_hash: u64, hash: u64) -> f64 {
-    -Ranked::weighted(key_hash, hash, 1.0, 0).weighted
-}
-
-const GAPS: [f64; 10] = [0.0, 1.2e-16, 2.3e-16, 1e-13, 1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 1e-2];
+use common::{neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
 
 #[test]
 fn near_tied_siblings_match_the_exact_race_on_every_backend() {

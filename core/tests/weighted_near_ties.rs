@@ -10,23 +10,9 @@
 
 use longstraw::{rank_order, Backend, NodeTable, Ranked, MAX_WEIGHT, MIN_WEIGHT};
 
-/// SplitMix64: a fixed, seedable source of test inputs.
-struct Prng(u64);
+mod common;
 
-impl Prng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        longstraw::mix(self.0)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// The spec's `-ln u` of node `hash` for `key_hash` (weight 1: exact).
-fn neg_ln(key_hash: u64, hash: u64) -> f64 {
-    -Ranked::weighted(key_hash, hash, 1.0, 0).weighted
-}
+use common::{neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
 
 /// Every eligible node's exact standing, best first (SPEC.md §5, §6).
 fn model(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Vec<Ranked> {
@@ -37,9 +23,6 @@ fn model(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Vec<Ranked> {
     all.sort_by(rank_order);
     all
 }
-
-/// Relative gaps between the leaders' exact scores, both signs.
-const GAPS: [f64; 10] = [0.0, 1.2e-16, 2.3e-16, 1e-13, 1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 1e-2];
 
 #[test]
 fn near_tied_leaders_match_the_model_on_every_backend() {

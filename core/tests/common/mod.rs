@@ -14,7 +14,20 @@ impl Prng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+
+    /// A draw in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
 }
+
+/// The spec's `-ln u` of node `hash` for `key_hash` (weight 1: exact).
+pub fn neg_ln(key_hash: u64, hash: u64) -> f64 {
+    -Ranked::weighted(key_hash, hash, 1.0, 0).weighted
+}
+
+/// Relative gaps planted between near-tied leaders' exact scores (the near-tie tests).
+pub const NEAR_TIE_GAPS: [f64; 10] = [0.0, 1.2e-16, 2.3e-16, 1e-13, 1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 1e-2];
 
 /// An owned node table for tests.
 pub struct Nodes {
