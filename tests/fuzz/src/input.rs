@@ -66,6 +66,12 @@ pub fn key(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     Ok(u.arbitrary::<Vec<u8>>()?.into_iter().take(24).collect())
 }
 
+/// 1 to `max_count` lookup keys, each with a `k` in `0..=n + 2` (past the set's size on purpose).
+pub fn keys_with_k(u: &mut Unstructured<'_>, n: usize, max_count: usize) -> Result<Vec<(Vec<u8>, usize)>> {
+    let count = u.int_in_range(1..=max_count)?;
+    (0..count).map(|_| Ok((key(u)?, u.int_in_range(0..=n + 2)?))).collect()
+}
+
 /// One of the backends this CPU has.
 pub fn backend(u: &mut Unstructured<'_>) -> Result<longstraw::Backend> {
     let all: Vec<longstraw::Backend> = longstraw::Backend::available().collect();

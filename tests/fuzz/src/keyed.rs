@@ -99,13 +99,6 @@ fn verify_table(table: &TableSnapshot, model: &Model, hashing: SpecHashing, keys
     }
 }
 
-fn keys(u: &mut Unstructured<'_>, n: usize) -> Result<Vec<(Vec<u8>, usize)>> {
-    let count = u.int_in_range(1..=4usize)?;
-    (0..count)
-        .map(|_| Ok((input::key(u)?, u.int_in_range(0..=n + 2)?)))
-        .collect()
-}
-
 /// Keyed flat set and keyed table through random changes, beside an
 /// unkeyed twin that must never look configured alike.
 fn sets(u: &mut Unstructured<'_>) -> Result<()> {
@@ -178,7 +171,7 @@ fn sets(u: &mut Unstructured<'_>) -> Result<()> {
             Change::SetWeight(id, w) => twin.set_weight(id, *w),
             Change::SetDomain(id, d) => twin.set_domain(id, d.as_deref()),
         });
-        let keys = keys(u, model.len())?;
+        let keys = input::keys_with_k(u, model.len(), 4)?;
         verify_flat(&set.load(), &model, hashing, &keys);
         verify_table(&table.snapshot(), &model, hashing, &keys);
     }
@@ -396,7 +389,7 @@ fn check_file(u: &mut Unstructured<'_>, source: SecretSource, content: &[u8]) ->
                     .apply(&Change::Add(n.id.clone(), n.weight, n.domain.clone()))
                     .expect("the generated nodes are valid");
             }
-            let keys = keys(u, model.len())?;
+            let keys = input::keys_with_k(u, model.len(), 4)?;
             match &loaded {
                 longstraw_membership::Loaded::Flat(set) => verify_flat(&set.snapshot(), &model, hashing, &keys),
                 longstraw_membership::Loaded::Table(table) => verify_table(&table.snapshot(), &model, hashing, &keys),

@@ -312,14 +312,6 @@ fn verify(snap: &Snapshot, model: &Model, seed: u64, keys: &[(Vec<u8>, usize)]) 
     }
 }
 
-/// Lookup keys with a `k` each.
-fn keys(u: &mut Unstructured<'_>, n: usize) -> Result<Vec<(Vec<u8>, usize)>> {
-    let count = u.int_in_range(1..=4usize)?;
-    (0..count)
-        .map(|_| Ok((input::key(u)?, u.int_in_range(0..=n + 2)?)))
-        .collect()
-}
-
 /// The `set` target.
 pub fn check(data: &[u8]) {
     let _ = run(&mut Unstructured::new(data));
@@ -378,12 +370,12 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             }
             7 => {
                 // Hold a snapshot: later changes must not alter it.
-                let keys = keys(u, model.len())?;
+                let keys = input::keys_with_k(u, model.len(), 4)?;
                 held = Some((set.snapshot(), model.clone(), keys));
             }
             _ => {}
         }
-        let keys = keys(u, model.len())?;
+        let keys = input::keys_with_k(u, model.len(), 4)?;
         verify(&set.load(), &model, seed, &keys);
     }
     if let Some((snap, old, keys)) = held {

@@ -101,13 +101,6 @@ fn check_skeleton(got: &SkeletonSnapshot, fresh: &SkeletonSnapshot, model: &Mode
     }
 }
 
-fn keys(u: &mut Unstructured<'_>, n: usize) -> Result<Vec<(Vec<u8>, usize)>> {
-    let count = u.int_in_range(1..=3usize)?;
-    (0..count)
-        .map(|_| Ok((input::key(u)?, u.int_in_range(0..=n + 2)?)))
-        .collect()
-}
-
 /// The `tables` target.
 pub fn check(data: &[u8]) {
     let _ = run(&mut Unstructured::new(data));
@@ -210,7 +203,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             );
             continue;
         }
-        let keys = keys(u, model.len())?;
+        let keys = input::keys_with_k(u, model.len(), 3)?;
         check_table(&table.snapshot(), &table_of(&model, table_options), &model, &keys);
         check_skeleton(
             &skeleton.snapshot(),
