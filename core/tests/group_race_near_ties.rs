@@ -9,7 +9,7 @@ use longstraw::{Backend, MAX_WEIGHT, MIN_WEIGHT};
 
 mod common;
 
-use common::{neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
+use common::{hash_with_tiny_one_minus_u, neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
 
 #[test]
 fn near_tied_siblings_match_the_exact_race_on_every_backend() {
@@ -44,12 +44,7 @@ fn near_tied_siblings_match_the_exact_race_on_every_backend() {
         if trial % 3 == 1 {
             // Tiny 1 - u: the bounds are then nearly exact.
             for &j in &at {
-                hashes[j] = loop {
-                    let h = rng.next();
-                    if longstraw::mix(key_hash ^ h) >> 52 == 0xFFF {
-                        break h;
-                    }
-                };
+                hashes[j] = hash_with_tiny_one_minus_u(&mut rng, key_hash);
             }
         }
         let mut valid = true;

@@ -12,7 +12,7 @@ use longstraw::{rank_order, Backend, NodeTable, Ranked, MAX_WEIGHT, MIN_WEIGHT};
 
 mod common;
 
-use common::{neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
+use common::{hash_with_tiny_one_minus_u, neg_ln, Prng, NEAR_TIE_GAPS as GAPS};
 
 /// Every eligible node's exact standing, best first (SPEC.md §5, §6).
 fn model(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Vec<Ranked> {
@@ -69,12 +69,7 @@ fn near_tied_leaders_match_the_model_on_every_backend() {
             // within x^2 / 3 of the exact score: only the proof's own margins
             // separate them.
             for &j in &at {
-                hashes[j] = loop {
-                    let h = rng.next();
-                    if longstraw::mix(key_hash ^ h) >> 52 == 0xFFF {
-                        break h;
-                    }
-                };
+                hashes[j] = hash_with_tiny_one_minus_u(&mut rng, key_hash);
             }
         }
         let mut valid = true;

@@ -26,6 +26,17 @@ pub fn neg_ln(key_hash: u64, hash: u64) -> f64 {
     -Ranked::weighted(key_hash, hash, 1.0, 0).weighted
 }
 
+/// A node hash whose `1 - u` for `key_hash` is below 2^-12 (the top 12 bits of the
+/// pair's mix all set): there the near-tie bounds are nearly exact.
+pub fn hash_with_tiny_one_minus_u(rng: &mut Prng, key_hash: u64) -> u64 {
+    loop {
+        let h = rng.next();
+        if longstraw::mix(key_hash ^ h) >> 52 == 0xFFF {
+            return h;
+        }
+    }
+}
+
 /// Relative gaps planted between near-tied leaders' exact scores (the near-tie tests).
 pub const NEAR_TIE_GAPS: [f64; 10] = [0.0, 1.2e-16, 2.3e-16, 1e-13, 1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 1e-2];
 
