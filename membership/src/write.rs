@@ -2,12 +2,20 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use longstraw_set::{SkeletonSnapshot, Snapshot, TableSnapshot};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
+
+/// Saving a keyed set whose secret source nobody named (one built in code).
+const NO_SOURCE: &str = "a keyed set needs a secret source to be saved: name a secret file or an \
+     environment variable (the secret itself is never written)";
+const GIVE_ONE_SOURCE: &str = "name one secret source, a file or an environment variable, not both";
+const EMPTY_SOURCE: &str = "the secret source is empty: name a file or an environment variable";
+const NOT_KEYED: &str = "the set is not keyed, so it has no secret source: a saved [secret] section \
+     would place keys by a secret the set never used";
 
 impl Membership {
     /// The file content of a flat snapshot.
@@ -45,6 +53,35 @@ impl Membership {
             },
             ..Membership::of_snapshot(skeleton.members())
         }
+    }
+
+    /// Names where a keyed set's secret comes from, so that the set can be saved: `file` (a path; a
+    /// relative one is read relative to the saved file's folder) or `env` (an environment variable),
+    /// at most one of them. Giving neither keeps the source the membership already has (the one a
+    /// loaded file named). Naming a source for an unkeyed set is an error: the file would then
+    /// place keys by a secret the set never used. The secret itself is never written.
+    pub fn name_secret_source(&mut self, file: Option<PathBuf>, env: Option<String>) -> Result<()> {
+        let refuse = |message: &str| {
+            Err(Error::new(
+                "save",
+                None,
+                Some("secret".into()),
+                ErrorKind::Secret(message.into()),
+            ))
+        };
+        let source = match (file, env) {
+            (None, None) => return Ok(()),
+            (Some(_), Some(_)) => return refuse(GIVE_ONE_SOURCE),
+            (Some(file), None) if file.as_os_str().is_empty() => return refuse(EMPTY_SOURCE),
+            (None, Some(env)) if env.is_empty() => return refuse(EMPTY_SOURCE),
+            (Some(file), None) => SecretSource::File(file),
+            (None, Some(env)) => SecretSource::Env(env),
+        };
+        if self.secret.is_none() {
+            return refuse(NOT_KEYED);
+        }
+        self.secret = Some(source);
+        Ok(())
     }
 
     /// The TOML text; [`Membership::parse`] of it gives this membership back.
@@ -128,11 +165,7 @@ impl Membership {
                 &origin,
                 None,
                 Some("secret".into()),
-                ErrorKind::Secret(
-                    "a keyed set built in code has no secret source to write: set `secret` on the \
-                     membership (a file or an environment variable) before saving"
-                        .into(),
-                ),
+                ErrorKind::Secret(NO_SOURCE.into()),
             ));
         }
         let name = path

@@ -131,6 +131,24 @@ fn keyed_files_read_the_secret_from_their_source_and_never_print_it() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("secret source"), "{e}");
+    // Naming a source makes it savable; the file names the source, never the secret.
+    let mut named = Membership::of_snapshot(&c);
+    named
+        .name_secret_source(None, Some("LONGSTRAW_TEST_SECRET".into()))
+        .unwrap();
+    let saved = dir.path().join("named.toml");
+    named.write(&saved).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("env = \"LONGSTRAW_TEST_SECRET\"") && !text.contains(&hex),
+        "{text}"
+    );
+    let both = Membership::of_snapshot(&c).name_secret_source(Some("s".into()), Some("S".into()));
+    assert!(both.unwrap_err().to_string().contains("not both"));
+    let unkeyed = Membership::of_snapshot(&u).name_secret_source(Some("s".into()), None);
+    assert!(unkeyed.unwrap_err().to_string().contains("not keyed"));
+    let empty = Membership::of_snapshot(&c).name_secret_source(None, Some(String::new()));
+    assert!(empty.unwrap_err().to_string().contains("empty"));
     // The text such a membership would give cannot be read back as an unkeyed set.
     assert!(Membership::parse(&Membership::of_snapshot(&c).to_toml(), "x.toml").is_err());
     // A loaded keyed file saves its source again, never the secret.
