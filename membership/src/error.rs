@@ -59,7 +59,7 @@ impl fmt::Display for Error {
             write!(f, "{field}: ")?;
         }
         match &self.kind {
-            ErrorKind::Io(e) => write!(f, "{e}"),
+            ErrorKind::Io(e) => f.write_str(&crate::input::plain(e)),
             ErrorKind::Syntax(m) | ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::Set(e) => write!(f, "{e}"),
             ErrorKind::NotSupported(m) => write!(f, "{m} is not supported by this build of longstraw"),

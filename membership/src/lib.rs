@@ -32,7 +32,9 @@
 #![warn(missing_docs)]
 
 mod build;
+mod atomic;
 mod error;
+mod input;
 mod model;
 mod parse;
 mod secret;

@@ -4,6 +4,7 @@
 //! white space, such as a final newline, is ignored), so that the same text
 //! works in a file and in an environment variable. No error here ever quotes
 //! the content: a message names the source and what is wrong with its shape.
+//! A secret file may be a pipe (read once, until its writer closes it).
 
 use longstraw::Secret;
 
@@ -12,7 +13,7 @@ use crate::model::SecretSource;
 /// The secret `source` holds, or a message (without the content) saying why not.
 pub(crate) fn read(source: &SecretSource) -> Result<Secret, String> {
     let text = match source {
-        SecretSource::File(path) => std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?,
+        SecretSource::File(path) => crate::input::read_secret_file(path)?,
         SecretSource::Env(var) => std::env::var_os(var)
             .ok_or_else(|| format!("environment variable {var} is not set"))?
             .into_encoded_bytes(),
@@ -34,7 +35,7 @@ pub(crate) fn read(source: &SecretSource) -> Result<Secret, String> {
     Secret::from_bytes(&bytes).map_err(|e| e.to_string())
 }
 
-fn hex_value(digit: u8) -> u8 {
+pub(crate) fn hex_value(digit: u8) -> u8 {
     match digit {
         b'0'..=b'9' => digit - b'0',
         b'a'..=b'f' => digit - b'a' + 10,

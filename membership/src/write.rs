@@ -1,7 +1,6 @@
 //! A set to membership text that rebuilds exactly the same placement.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use longstraw_set::{SkeletonSnapshot, Snapshot, TableSnapshot};
@@ -154,12 +153,15 @@ impl Membership {
         out
     }
 
-    /// Writes the file: to a temporary file beside it, then renamed over it,
-    /// so that a reader never sees half a file.
+    /// Writes the file atomically: to a new temporary file beside it (an
+    /// unpredictable name, created exclusively, never through a symlink),
+    /// synced, then renamed over it, and the folder synced; so a reader sees
+    /// the old file or the new one, never half a file, and saves from several
+    /// threads or processes do not disturb each other. The new file has the
+    /// permissions of the one it replaces (0644, less the umask, for a new one).
     pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
-        let origin = path.display().to_string();
-        let io = |e| Error::new(&origin, None, None, ErrorKind::Io(e));
+        let origin = crate::input::origin(path);
         if self.secret == Some(SecretSource::Unnamed) {
             return Err(Error::new(
                 &origin,
@@ -168,21 +170,8 @@ impl Membership {
                 ErrorKind::Secret(NO_SOURCE.into()),
             ));
         }
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-        let result = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(self.to_toml().as_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result.map_err(io)
+        crate::input::refuse_nul(path).map_err(|kind| Error::new(&origin, None, None, kind))?;
+        crate::atomic::write(path, self.to_toml().as_bytes()).map_err(|e| Error::new(&origin, None, None, ErrorKind::Io(e)))
     }
 }
 
