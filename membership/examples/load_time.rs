@@ -9,7 +9,9 @@ use std::time::Instant;
 use longstraw_membership::Membership;
 
 fn main() {
-    let n: usize = std::env::args().nth(1).map_or(1_000_000, |a| a.parse().expect("N: a node count"));
+    let n: usize = std::env::args()
+        .nth(1)
+        .map_or(1_000_000, |a| a.parse().expect("N: a node count"));
     let mut text = String::from("seed = 7\nmode = \"flat\"\n");
     for i in 0..n {
         let _ = write!(text, "\n[[nodes]]\nid = \"node-{i:08}\"\nweight = {}.5\n", 1 + i % 7);

@@ -51,7 +51,8 @@ pub(crate) fn refuse_nul(path: &Path) -> Result<(), ErrorKind> {
 /// The text of a membership file.
 pub(crate) fn read_membership_file(path: &Path) -> Result<String, ErrorKind> {
     refuse_nul(path)?;
-    let bytes = read_limited(path, MEMBERSHIP_LIMIT, "1 GiB, the limit for a membership file").map_err(ErrorKind::Io)?;
+    let bytes =
+        read_limited(path, MEMBERSHIP_LIMIT, "1 GiB, the limit for a membership file").map_err(ErrorKind::Io)?;
     String::from_utf8(bytes)
         .map_err(|_| ErrorKind::Io(io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text")))
 }
@@ -181,4 +182,148 @@ fn read_limited(path: &Path, limit: u64, limit_text: &str) -> io::Result<Vec<u8>
         return Err(too_large(limit_text));
     }
     Ok(out)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::io::Write as _;
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::model::SecretSource;
+
+    const SECRET: &str = "000102030405060708090a0b0c0d0e0f";
+
+    fn fifo(dir: &Path, name: &str) -> PathBuf {
+        let path = dir.join(name);
+        let status = std::process::Command::new("mkfifo").arg(&path).status().unwrap();
+        assert!(status.success());
+        path
+    }
+
+    /// Writes `text` into the FIFO once, from another thread, after `delay`.
+    fn write_once(path: &Path, text: &str, delay: Duration) -> std::thread::JoinHandle<()> {
+        let (path, text) = (path.to_path_buf(), text.to_string());
+        std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+        })
+    }
+
+    #[test]
+    fn a_secret_written_once_into_a_fifo_loads_and_is_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = fifo(dir.path(), "secret");
+        let members = dir.path().join("m.toml");
+        std::fs::write(&members, "[secret]\nfile = \"secret\"\n[[nodes]]\nid = \"a\"\n").unwrap();
+        let writer = write_once(&secret, &format!("{SECRET}\n"), Duration::from_millis(200));
+        let loaded = crate::load(&members).expect("the FIFO's secret");
+        writer.join().unwrap();
+        assert!(loaded.snapshot().members().is_keyed());
+        // The one write was read once: a second load would wait for a second writer.
+        set_stall_limit(Duration::from_millis(300));
+        let again = crate::load(&members).unwrap_err().to_string();
+        set_stall_limit(STALL);
+        assert!(again.contains("no data came for 0.3 s"), "{again}");
+    }
+
+    #[test]
+    fn a_membership_file_from_a_fifo_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let members = fifo(dir.path(), "m.toml");
+        let writer = write_once(
+            &members,
+            "seed = 3\n[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"b\"\n",
+            Duration::from_millis(100),
+        );
+        let loaded = crate::load(&members).unwrap();
+        writer.join().unwrap();
+        assert_eq!(loaded.snapshot().members().len(), 2);
+    }
+
+    #[test]
+    fn a_fifo_nobody_writes_fails_after_the_stall_limit_naming_the_file() {
+        assert_eq!(STALL, Duration::from_secs(10));
+        let dir = tempfile::tempdir().unwrap();
+        let members = fifo(dir.path(), "m.toml");
+        set_stall_limit(Duration::from_secs(1));
+        let start = Instant::now();
+        let e = crate::load(&members).unwrap_err().to_string();
+        let waited = start.elapsed();
+        set_stall_limit(STALL);
+        assert_eq!(
+            e,
+            format!(
+                "{}: no data came for 1 s (a pipe that nobody writes, or stopped writing?)",
+                members.display()
+            )
+        );
+        assert!(
+            waited >= Duration::from_millis(950) && waited < Duration::from_secs(5),
+            "{waited:?}"
+        );
+        // The same for a secret file.
+        let secret = fifo(dir.path(), "secret");
+        set_stall_limit(Duration::from_secs(1));
+        let e = SecretSource::File(secret.clone()).read().unwrap_err();
+        set_stall_limit(STALL);
+        assert_eq!(
+            e,
+            format!(
+                "cannot read secret file {}: no data came for 1 s (a pipe that nobody writes, or stopped writing?)",
+                secret.display()
+            )
+        );
+    }
+
+    #[test]
+    fn devices_and_folders_are_refused() {
+        let e = crate::load("/dev/zero").unwrap_err().to_string();
+        assert_eq!(e, "/dev/zero: it is a device, not a regular file or a pipe");
+        let e = SecretSource::File("/dev/zero".into()).read().unwrap_err();
+        assert_eq!(
+            e,
+            "cannot read secret file /dev/zero: it is a device, not a regular file or a pipe"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let e = crate::load(dir.path()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "{}: it is a directory, not a regular file or a pipe",
+                dir.path().display()
+            )
+        );
+    }
+
+    #[test]
+    fn reads_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("secret");
+        std::fs::write(&big, vec![b'0'; SECRET_LIMIT as usize + 1]).unwrap();
+        let e = SecretSource::File(big.clone()).read().unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "cannot read secret file {}: the file is larger than 4096 bytes, the limit for a secret file",
+                big.display()
+            )
+        );
+        // A pipe that never ends stops at the limit too.
+        let endless = fifo(dir.path(), "endless");
+        let path = endless.clone();
+        let writer = std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+            let block = [b'a'; 1024];
+            while f.write_all(&block).is_ok() {}
+        });
+        let e = SecretSource::File(endless).read().unwrap_err();
+        assert!(
+            e.ends_with("the file is larger than 4096 bytes, the limit for a secret file"),
+            "{e}"
+        );
+        writer.join().unwrap();
+    }
 }

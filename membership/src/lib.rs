@@ -31,8 +31,8 @@
 //! ```
 #![warn(missing_docs)]
 
-mod build;
 mod atomic;
+mod build;
 mod error;
 mod input;
 mod model;

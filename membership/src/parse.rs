@@ -286,7 +286,8 @@ impl Membership {
     pub fn read_all(path: impl AsRef<Path>) -> std::result::Result<Membership, Vec<Error>> {
         let path = path.as_ref();
         let origin = crate::input::origin(path);
-        let text = crate::input::read_membership_file(path).map_err(|kind| vec![Error::new(&origin, None, None, kind)])?;
+        let text =
+            crate::input::read_membership_file(path).map_err(|kind| vec![Error::new(&origin, None, None, kind)])?;
         let mut membership = Membership::parse_all(&text, &origin)?;
         if let Some(SecretSource::File(file)) = &mut membership.secret {
             if file.is_relative() {
@@ -366,7 +367,12 @@ fn toml_error(src: &Source<'_>, e: toml::de::Error) -> Error {
     }
     let line = e.span().map(|s| src.line_of(s.start));
     let field = line.and_then(|l| src.key_on_line(l));
-    Error::new(src.origin, line, field, ErrorKind::Syntax(e.message().trim().to_string()))
+    Error::new(
+        src.origin,
+        line,
+        field,
+        ErrorKind::Syntax(e.message().trim().to_string()),
+    )
 }
 
 /// A `[table]` or `[skeleton]` section in a file of another mode.
@@ -379,7 +385,10 @@ fn misplaced_section(src: &Source<'_>) -> Option<Error> {
             _ => return None,
         },
     };
-    let sections = [("table", raw.table.map(|t| t.span())), ("skeleton", raw.skeleton.map(|s| s.span()))];
+    let sections = [
+        ("table", raw.table.map(|t| t.span())),
+        ("skeleton", raw.skeleton.map(|s| s.span())),
+    ];
     sections.into_iter().find_map(|(section, span)| {
         let span = span.filter(|_| name != section)?;
         Some(Error::new(
@@ -397,9 +406,8 @@ fn misplaced_message(section: &str, mode: &str) -> String {
 
 fn parse_seed(src: &Source<'_>, s: &Spanned<Val>) -> Result<u64> {
     match s.get_ref() {
-        Val::Int(v) => {
-            u64::try_from(*v).map_err(|_| src.invalid(s, "seed", format!("seed {v} is negative (seeds are 0 to 2^64-1)")))
-        }
+        Val::Int(v) => u64::try_from(*v)
+            .map_err(|_| src.invalid(s, "seed", format!("seed {v} is negative (seeds are 0 to 2^64-1)"))),
         Val::Str(t) => {
             let parsed = match t.strip_prefix("0x") {
                 Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
@@ -521,12 +529,12 @@ fn parse_mode(src: &Source<'_>, raw: &RawFile, e: &mut Vec<Error>) -> Option<Mod
                     e.push(src.invalid(
                         spanned,
                         field,
-                        format!("is missing: a [skeleton] section gives fanout_bits ({lo} to {hi} for this one) and levels"),
+                        format!("is missing: a [skeleton] section gives both fanout_bits and levels ({field} is {lo} to {hi})"),
                     ));
                     None
                 }
             };
-            let fanout_bits = part(&s.fanout_bits, "skeleton.fanout_bits", 1, 6, e);
+            let fanout_bits = part(&s.fanout_bits, "skeleton.fanout_bits", 0, 6, e);
             let levels = part(&s.levels, "skeleton.levels", 0, 5, e);
             let (fanout_bits, levels) = (fanout_bits?, levels?);
             let shape = SkeletonShape::new(fanout_bits, levels)
@@ -552,8 +560,16 @@ fn parse_secret(src: &Source<'_>, raw: &RawFile) -> Result<Option<SecretSource>>
     }
     let s = secret.get_ref();
     let path_or_name = "a string: a path or a variable name";
-    let file = s.file.as_ref().map(|f| src.string(f, "secret.file", path_or_name)).transpose()?;
-    let env = s.env.as_ref().map(|v| src.string(v, "secret.env", path_or_name)).transpose()?;
+    let file = s
+        .file
+        .as_ref()
+        .map(|f| src.string(f, "secret.file", path_or_name))
+        .transpose()?;
+    let env = s
+        .env
+        .as_ref()
+        .map(|v| src.string(v, "secret.env", path_or_name))
+        .transpose()?;
     match (file, env) {
         (Some(file), None) if !file.is_empty() => {
             crate::input::refuse_nul(Path::new(file))
@@ -575,7 +591,11 @@ fn parse_node(src: &Source<'_>, i: usize, node: &Spanned<RawNode>, e: &mut Vec<E
     let field = |name: &str| format!("nodes[{i}].{name}");
     let before = e.len();
     let id = match (&n.id, &n.id_hex) {
-        (Some(id), None) => keep(e, src.string(id, field("id"), TEXT).map(|s| (s.as_bytes().to_vec(), id.span()))),
+        (Some(id), None) => keep(
+            e,
+            src.string(id, field("id"), TEXT)
+                .map(|s| (s.as_bytes().to_vec(), id.span())),
+        ),
         (None, Some(hex)) => keep(
             e,
             src.string(hex, field("id_hex"), HEX)
@@ -603,7 +623,10 @@ fn parse_node(src: &Source<'_>, i: usize, node: &Spanned<RawNode>, e: &mut Vec<E
     };
     let domain = match (&n.domain, &n.domain_hex) {
         (None, None) => None,
-        (Some(d), None) => keep(e, src.string(d, field("domain"), TEXT).map(|s| (s.as_bytes().to_vec(), d))),
+        (Some(d), None) => keep(
+            e,
+            src.string(d, field("domain"), TEXT).map(|s| (s.as_bytes().to_vec(), d)),
+        ),
         (None, Some(hex)) => keep(
             e,
             src.string(hex, field("domain_hex"), HEX)

@@ -171,7 +171,8 @@ impl Membership {
             ));
         }
         crate::input::refuse_nul(path).map_err(|kind| Error::new(&origin, None, None, kind))?;
-        crate::atomic::write(path, self.to_toml().as_bytes()).map_err(|e| Error::new(&origin, None, None, ErrorKind::Io(e)))
+        crate::atomic::write(path, self.to_toml().as_bytes())
+            .map_err(|e| Error::new(&origin, None, None, ErrorKind::Io(e)))
     }
 }
 

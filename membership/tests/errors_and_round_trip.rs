@@ -22,7 +22,10 @@ fn an_unknown_field_is_an_error_naming_it_and_its_line() {
 #[test]
 fn a_wrong_type_names_the_line_and_the_field() {
     let e = err("[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\nweight = \"heavy\"\n");
-    assert_eq!(e, "m.toml:6: nodes[1].weight: must be a number such as 2 or 0.5, not a string");
+    assert_eq!(
+        e,
+        "m.toml:6: nodes[1].weight: must be a number such as 2 or 0.5, not a string"
+    );
 }
 
 #[test]
@@ -61,7 +64,8 @@ fn settings_out_of_range_are_errors() {
     assert!(err("mode = \"table\"\n[table]\nreplicas = 0\n").starts_with("m.toml:3: table.replicas:"));
     assert!(err("mode = \"table\"\n[table]\nbits = 30\n").starts_with("m.toml:3: table.bits:"));
     assert!(err("mode = \"skeleton\"\n[skeleton]\nfanout_bits = 9\nlevels = 1\n").contains("skeleton"));
-    assert!(err("mode = \"flat\"\n\n[table]\nbits = 3\n").starts_with("m.toml:3: table: a [table] section does not belong to mode \"flat\""));
+    assert!(err("mode = \"flat\"\n\n[table]\nbits = 3\n")
+        .starts_with("m.toml:3: table: a [table] section does not belong to mode \"flat\""));
 }
 
 #[test]
