@@ -73,6 +73,9 @@ impl Membership {
             (Some(_), Some(_)) => return refuse(GIVE_ONE_SOURCE),
             (Some(file), None) if file.as_os_str().is_empty() => return refuse(EMPTY_SOURCE),
             (None, Some(env)) if env.is_empty() => return refuse(EMPTY_SOURCE),
+            (Some(file), None) if file.as_os_str().as_encoded_bytes().contains(&0) => {
+                return refuse(crate::input::NUL_IN_PATH)
+            }
             (Some(file), None) => SecretSource::File(file),
             (None, Some(env)) => SecretSource::Env(env),
         };
