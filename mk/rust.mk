@@ -24,6 +24,7 @@ test-spec: $(VENV)/.spec-deps
 	$(VENV_PY) tests/spec/test_spec_edges.py
 	$(VENV_PY) tests/spec/test_spec_balanced.py
 	$(VENV_PY) tests/spec/test_spec_keyed.py
+	$(VENV_PY) tests/spec/test_spec_bounded.py
 
 $(VENV)/.spec-deps: tests/spec/requirements.txt | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -r tests/spec/requirements.txt
