@@ -25,6 +25,7 @@ test-spec: $(VENV)/.spec-deps
 	$(VENV_PY) tests/spec/test_spec_edges.py
 	$(VENV_PY) tests/spec/test_spec_balanced.py
 	$(VENV_PY) tests/spec/test_spec_balanced_caps.py
+	$(VENV_PY) tests/spec/test_spec_balanced_scope.py
 	$(VENV_PY) tests/spec/test_spec_keyed.py
 	$(VENV_PY) tests/spec/test_spec_bounded.py
 
