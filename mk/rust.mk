@@ -12,7 +12,8 @@ lint:
 vectors-check:
 	$(CARGO) run --quiet -p longstraw-gen-vectors -- --check tests/vectors/placement-v1.json \
 		tests/vectors/table-v1.json tests/vectors/skeleton-v1.json tests/vectors/domains-v1.json \
-		tests/vectors/placement-v1-edges.json tests/vectors/table-balanced-v1.json tests/vectors/keyed-v1.json
+		tests/vectors/placement-v1-edges.json tests/vectors/table-balanced-v1.json tests/vectors/keyed-v1.json \
+		tests/vectors/table-balanced-caps-v1.json
 
 test-rust: vectors-check test-spec check-aarch64
 	$(CARGO) test --workspace --release
@@ -23,7 +24,10 @@ test-spec: $(VENV)/.spec-deps
 	$(VENV_PY) tests/spec/test_spec_reimpl.py
 	$(VENV_PY) tests/spec/test_spec_edges.py
 	$(VENV_PY) tests/spec/test_spec_balanced.py
+	$(VENV_PY) tests/spec/test_spec_balanced_caps.py
+	$(VENV_PY) tests/spec/test_spec_balanced_scope.py
 	$(VENV_PY) tests/spec/test_spec_keyed.py
+	$(VENV_PY) tests/spec/test_spec_bounded.py
 
 $(VENV)/.spec-deps: tests/spec/requirements.txt | $(VENV_PY)
 	$(VENV_PY) -m pip install --quiet -r tests/spec/requirements.txt

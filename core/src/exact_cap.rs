@@ -72,6 +72,60 @@ impl U320 {
         U320(out)
     }
 
+    fn shr(self, shift: u32) -> U320 {
+        let (limbs, bits) = ((shift / 64) as usize, shift % 64);
+        let mut out = [0u64; LIMBS];
+        for (i, o) in out.iter_mut().enumerate().take(LIMBS.saturating_sub(limbs)) {
+            let hi = self.0[i + limbs];
+            let above = if bits > 0 && i + limbs + 1 < LIMBS {
+                self.0[i + limbs + 1] << (64 - bits)
+            } else {
+                0
+            };
+            *o = (hi >> bits) | above;
+        }
+        U320(out)
+    }
+
+    /// The number of significant bits (0 for zero).
+    fn bit_len(&self) -> u32 {
+        for i in (0..LIMBS).rev() {
+            if self.0[i] != 0 {
+                return 64 * i as u32 + (64 - self.0[i].leading_zeros());
+            }
+        }
+        0
+    }
+
+    /// Whether bit `i` is set.
+    fn bit(&self, i: u32) -> bool {
+        (self.0[(i / 64) as usize] >> (i % 64)) & 1 == 1
+    }
+
+    /// Whether any bit below bit `i` is set.
+    fn any_below(&self, i: u32) -> bool {
+        let (limbs, bits) = ((i / 64) as usize, i % 64);
+        self.0[..limbs].iter().any(|&l| l != 0) || (bits > 0 && self.0[limbs] << (64 - bits) != 0)
+    }
+
+    /// The `f64` nearest to this many units of 2^-116, ties to even. Every
+    /// value this module builds (a weight, or a sum of at most 2^32 weights)
+    /// lies in `[2^-64, 2^97)`, where the result is a normal `f64`.
+    pub(crate) fn to_f64(self) -> f64 {
+        let len = self.bit_len();
+        if len <= 53 {
+            return self.0[0] as f64 * pow2(-UNIT_EXP);
+        }
+        let shift = len - 53;
+        let mut mantissa = self.shr(shift).0[0];
+        // Round to nearest: up when the dropped bits exceed half a unit, or
+        // equal it and the kept mantissa is odd.
+        if self.bit(shift - 1) && (self.any_below(shift - 1) || mantissa & 1 == 1) {
+            mantissa += 1; // 2^53 at most, still exact as an f64
+        }
+        mantissa as f64 * pow2(shift as i32 - UNIT_EXP)
+    }
+
     fn cmp(&self, other: &U320) -> Ordering {
         for i in (0..LIMBS).rev() {
             match self.0[i].cmp(&other.0[i]) {
@@ -81,6 +135,22 @@ impl U320 {
         }
         Ordering::Equal
     }
+}
+
+/// 2^e as an `f64`, for `e` in the normal range.
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// The `f64` nearest to the exact real sum of `weights` (ties to even), the
+/// `W` of bounded loads (SPEC.md §16.1). The weights must be valid (SPEC.md
+/// §2; drained ones add 0). Unlike an `f64` running sum, it does not depend
+/// on the order of the weights.
+pub fn weight_sum(weights: impl IntoIterator<Item = f64>) -> f64 {
+    weights
+        .into_iter()
+        .fold(U320::ZERO, |t, w| t.add(U320::of_weight(w)))
+        .to_f64()
 }
 
 /// `ceil(millionths * 2^bits * weight / (10^6 * total))`, exactly, where
@@ -129,6 +199,27 @@ mod tests {
         // 1.05 * 65536 / 1000 = 68.8128 -> 69 (the example).
         let total = U320::of_weight(1000.0);
         assert_eq!(cap(1_050_000, 16, U320::of_weight(1.0), total, 68.8), 69);
+    }
+
+    #[test]
+    fn the_weight_sum_is_the_nearest_f64_in_any_order() {
+        // 0.1 + 0.2 + 0.3 is 0.6000000000000001 in that order and 0.6 in the
+        // reverse one; the exact sum of the three f64 values is nearest 0.6.
+        assert_eq!(weight_sum([0.1, 0.2, 0.3]), 0.6);
+        assert_eq!(weight_sum([0.3, 0.2, 0.1]), 0.6);
+        assert_eq!(weight_sum([0.1, 0.0, 0.2]), 0.30000000000000004);
+        // 1 + 2^-53 is a tie between 1 and 1 + 2^-52: to even, 1. With a
+        // third term 2^-64 just above the tie, it rounds up.
+        let eps = f64::EPSILON;
+        assert_eq!(weight_sum([1.0, eps / 2.0]), 1.0);
+        assert_eq!(weight_sum([1.0, eps / 2.0, crate::MIN_WEIGHT]), 1.0 + eps);
+        // 1 + 3 * 2^-53 is a tie between 1 + 2^-52 and 1 + 2^-51: to even, the latter.
+        assert_eq!(weight_sum([1.0 + eps, eps / 2.0]), 1.0 + 2.0 * eps);
+        // The extremes: exact where an f64 sum is exact.
+        assert_eq!(weight_sum([crate::MIN_WEIGHT]), crate::MIN_WEIGHT);
+        assert_eq!(weight_sum([crate::MAX_WEIGHT; 3]), 3.0 * crate::MAX_WEIGHT);
+        assert_eq!(weight_sum([crate::MAX_WEIGHT, crate::MIN_WEIGHT]), crate::MAX_WEIGHT);
+        assert_eq!(weight_sum([2.5; 7]), 17.5);
     }
 
     #[test]

@@ -49,6 +49,7 @@ mod weight;
 
 pub use backend::{Backend, BackendKind};
 pub use error::{Error, WeightError};
+pub use exact_cap::weight_sum;
 pub use hash::{key_hash, node_hash, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
 pub use keyed::{Hashing, Keyed, Secret, SECRET_LEN};
 pub use node_table::{NodeTable, Shape, TableSummary};

@@ -252,7 +252,8 @@ fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
 impl State {
     fn new(members: Arc<Snapshot>, factor: f64, previous: Option<&State>, total: &Arc<AtomicU64>) -> State {
         let weights = members.weights();
-        let weight_sum: f64 = weights.iter().sum();
+        // W is the f64 nearest the exact sum (SPEC.md §16.1): no node order matters.
+        let weight_sum = longstraw::weight_sum(weights.iter().copied());
         let shares = weights
             .iter()
             .map(|&w| if w == 0.0 { 0.0 } else { factor * (w / weight_sum) })

@@ -7,6 +7,9 @@ Public API:
     BalancedTable(nodeset, bits, replicas, millionths)
         .rows, .over_cap                           §17.4 (the greedy over all pairs, then leftovers)
         .partition_of(key), .list(key), .owner(key), .top_k(key, k)    §17.5
+        .top_k_distinct(key, domains, k)                                §17.5 (§12 over the row)
+
+A BalancedTable over a spec_keyed.KeyedNodeSet uses the keyed hashes (§15.3).
 
 It is a model, not a fast implementation: the greedy sorts all P * n pairs.
 """
@@ -61,7 +64,7 @@ class BalancedTable:
         # §17.1 / §17.3: every pair with its order key; sorting the keys ascending puts pairs in order.
         pairs = []
         for p in range(self.P):
-            kh = X.partition_key_hash(p, nodeset.seed)
+            kh = self._key_hash(X.partition_key(p))
             for i in eligible:
                 sc = S.score(kh, nodeset.hashes[i])
                 ws = S.weighted_score(sc, nodeset.weights[i])
@@ -86,8 +89,20 @@ class BalancedTable:
                         self.over_cap += 1
         self.rows = rows
 
+    def _key_hash(self, key):
+        """§3's key hash, or §15.2's keyed one for a keyed node set (§15.3: a keyed table takes the keyed
+        key hash for partition(key) and partition_key_hash(p))."""
+        if hasattr(self.ns, "derived"):
+            return self.ns.key_hash(key)
+        return S.key_hash(key, self.ns.seed)
+
     def partition_of(self, key):
-        return X.partition(S.key_hash(key, self.ns.seed), self.bits)
+        return X.partition(self._key_hash(key), self.bits)
+
+    def top_k_distinct(self, key, domains, k):
+        """§17.5: §12's filter over the partition's row (the row is the whole list), `domains` as
+        spec_scale.domain_keys gives them."""
+        return X.top_k_distinct(self.list(key), domains, k)
 
     def list(self, key):
         """§17.5: the partition's row is the whole list."""

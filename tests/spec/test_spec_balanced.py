@@ -67,7 +67,10 @@ def check_balance_conversion():
     assert B.balance_millionths(1.05) == 1_050_000
     assert B.balance_millionths(1.0000005) == 1_000_001
     assert B.balance_millionths(1.0000004) == 1_000_000
-    for bad in (float("nan"), float("inf"), 0.99, 4.0000006):
+    # §17: the range check applies to B, after the conversion
+    assert B.balance_millionths(0.9999996) == 1_000_000
+    assert B.balance_millionths(4.0000004) == 4_000_000
+    for bad in (float("nan"), float("inf"), float("-inf"), 0.99, 0.9999994, 4.0000006):
         try:
             B.balance_millionths(bad)
         except ValueError:

@@ -168,3 +168,103 @@ and 'keys' with their 'partition' and 'list' (that partition's row).\","
 fn list_u64(xs: &[u64]) -> String {
     xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
+
+/// Checks a file in table-balanced-v1.json's layout that this crate does not
+/// write (tests/vectors/table-balanced-caps-v1.json, written by tests/spec
+/// from the independent implementation) against the core's scalar build:
+/// every cap, every row, `over_cap`, and every key's partition and list.
+/// Returns how many entries it checked.
+pub fn check_table_balanced(text: &str) -> Result<usize, String> {
+    use serde_json::Value;
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    if v["placement"] != "table-balanced-v1" {
+        return Err("placement is not \"table-balanced-v1\"".into());
+    }
+    let unhex = |s: &Value| -> Vec<u8> {
+        let s = s.as_str().unwrap_or("");
+        (0..s.len() / 2)
+            .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap_or(0))
+            .collect()
+    };
+    let weight =
+        |n: &Value| f64::from_bits(u64::from_str_radix(n["weight_bits"].as_str().unwrap_or(""), 16).unwrap_or(0));
+    let int = |x: &Value| x.as_u64().ok_or_else(|| format!("not an integer: {x}"));
+    let mut checked = 0;
+    for (c, entry) in v["caps"].as_array().into_iter().flatten().enumerate() {
+        let repeat = int(&entry["repeat"])? as usize;
+        let mut weights: Vec<f64> = entry["weights"].as_array().into_iter().flatten().map(weight).collect();
+        let mut want: Vec<u64> = entry["caps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        weights = weights.repeat(repeat);
+        want = want.repeat(repeat);
+        let hashes: Vec<u64> = (0..weights.len() as u64).collect();
+        let table = scalar_table(0, &hashes, &weights);
+        let balance = Balance::from_millionths(int(&entry["balance_millionths"])? as u32)
+            .map_err(|e| format!("caps {c}: {e}"))?;
+        let mut caps = vec![0u64; weights.len()];
+        balanced::caps(&table, int(&entry["bits"])? as u8, balance, &mut caps).map_err(|e| format!("caps {c}: {e}"))?;
+        if caps != want {
+            return Err(format!("caps {c}: the code gives {caps:?}, the file {want:?}"));
+        }
+        checked += 1;
+    }
+    for case in v["cases"].as_array().into_iter().flatten() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let seed: u64 = case["seed"].as_str().and_then(|s| s.parse().ok()).ok_or("bad seed")?;
+        let (bits, replicas) = (int(&case["bits"])? as u8, int(&case["replicas"])? as usize);
+        let nodes = case["nodes"].as_array().ok_or("no nodes")?;
+        let weights: Vec<f64> = nodes.iter().map(weight).collect();
+        let hashes: Vec<u64> = nodes.iter().map(|n| node_hash(&unhex(&n["id_hex"]), seed)).collect();
+        let table = scalar_table(seed, &hashes, &weights);
+        let balance =
+            Balance::from_millionths(int(&case["balance_millionths"])? as u32).map_err(|e| format!("{name}: {e}"))?;
+        let layout = BalancedLayout::of(&table, bits, replicas, balance).map_err(|e| format!("{name}: {e}"))?;
+        let mut rows = vec![0u32; layout.rows];
+        let buffers = BalancedBuffers {
+            candidates: &mut vec![0; layout.candidates],
+            cursors: &mut vec![Cursor::default(); layout.cursors],
+            holders: &mut vec![Held::EMPTY; layout.holders],
+            slots: &mut vec![NodeSlot::default(); layout.slots],
+        };
+        let report =
+            balanced::build(&table, bits, replicas, balance, &mut rows, buffers).map_err(|e| format!("{name}: {e}"))?;
+        let row = |p: usize| -> Vec<u64> {
+            rows[p * replicas..(p + 1) * replicas]
+                .iter()
+                .take_while(|&&i| i != NO_NODE)
+                .map(|&i| i as u64)
+                .collect()
+        };
+        let as_list =
+            |x: &Value| -> Vec<u64> { x.as_array().into_iter().flatten().filter_map(Value::as_u64).collect() };
+        for (p, want) in case["rows"].as_array().ok_or("no rows")?.iter().enumerate() {
+            if row(p) != as_list(want) {
+                return Err(format!(
+                    "{name}: partition {p}: the code gives {:?}, the file {want}",
+                    row(p)
+                ));
+            }
+        }
+        if report.over_cap as u64 != int(&case["over_cap"])? {
+            return Err(format!(
+                "{name}: over_cap {} in the code, {} in the file",
+                report.over_cap, case["over_cap"]
+            ));
+        }
+        for k in case["keys"].as_array().into_iter().flatten() {
+            let p = partition_of(key_hash(&unhex(&k["key_hex"]), seed), bits) as usize;
+            if p as u64 != int(&k["partition"])? || row(p) != as_list(&k["list"]) {
+                return Err(format!("{name}: key {}: partition or list differs", k["key_hex"]));
+            }
+        }
+        checked += 1;
+    }
+    if checked == 0 {
+        return Err("nothing to check".into());
+    }
+    Ok(checked)
+}

@@ -405,7 +405,7 @@ mod balanced;
 mod edges;
 mod scale;
 pub mod tie_search;
-pub use balanced::table_balanced_v1;
+pub use balanced::{check_table_balanced, table_balanced_v1};
 pub use edges::{placement_v1_edges, print_tie_search};
 pub use scale::{domains_v1, skeleton_v1, table_v1};
 
