@@ -73,14 +73,26 @@ export declare class Rendezvous {
    * this class's mode describes; the same file gives the same placement in
    * every language. A bad file throws an Error with code
    * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   * It blocks the event loop until the file (and a keyed file's secret)
+   * has been read: use `loadAsync` where that may wait (a FIFO, a network
+   * file system, a large file).
    */
   static load(path: string): Rendezvous
   /**
+   * `Rendezvous.loadAsync(path)`: `load` on the libuv thread pool, so the
+   * event loop keeps turning while the file and its secret are read. A bad
+   * file rejects with the error `load` would throw.
+   */
+  static loadAsync(path: string): Promise<Rendezvous>
+  /**
    * Saves the current membership as a membership file that pins the seed,
    * the placement version and the shape (written to a temporary file, then
-   * renamed).
+   * renamed). A keyed set writes where its secret is read from, never the
+   * secret: the source of the file it was loaded from, or the one named by
+   * `options.secretFile` (a path; a relative one is read relative to the
+   * saved file's folder) or `options.secretEnv` (an environment variable).
    */
-  save(path: string): void
+  save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
   /**
    * `new Rendezvous(nodes, { weights, seed, placement, domains })`.
    *
@@ -166,14 +178,26 @@ export declare class Skeleton {
    * this class's mode describes; the same file gives the same placement in
    * every language. A bad file throws an Error with code
    * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   * It blocks the event loop until the file (and a keyed file's secret)
+   * has been read and the set built: use `loadAsync` where that may wait
+   * (a FIFO, a network file system, a large file).
    */
   static load(path: string): Skeleton
   /**
+   * `Skeleton.loadAsync(path)`: `load` on the libuv thread pool, so the
+   * event loop keeps turning while the file and its secret are read and
+   * the set is built. A bad file rejects with the error `load` would throw.
+   */
+  static loadAsync(path: string): Promise<Skeleton>
+  /**
    * Saves the current membership as a membership file that pins the seed,
    * the placement version and the shape (written to a temporary file, then
-   * renamed).
+   * renamed). A keyed set writes where its secret is read from, never the
+   * secret: the source of the file it was loaded from, or the one named by
+   * `options.secretFile` (a path; a relative one is read relative to the
+   * saved file's folder) or `options.secretEnv` (an environment variable).
    */
-  save(path: string): void
+  save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
   /**
    * `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
    *
@@ -333,14 +357,26 @@ export declare class Table {
    * this class's mode describes; the same file gives the same placement in
    * every language. A bad file throws an Error with code
    * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+   * It blocks the event loop until the file (and a keyed file's secret)
+   * has been read and the set built: use `loadAsync` where that may wait
+   * (a FIFO, a network file system, a large file).
    */
   static load(path: string): Table
   /**
+   * `Table.loadAsync(path)`: `load` on the libuv thread pool, so the
+   * event loop keeps turning while the file and its secret are read and
+   * the set is built. A bad file rejects with the error `load` would throw.
+   */
+  static loadAsync(path: string): Promise<Table>
+  /**
    * Saves the current membership as a membership file that pins the seed,
    * the placement version and the shape (written to a temporary file, then
-   * renamed).
+   * renamed). A keyed set writes where its secret is read from, never the
+   * secret: the source of the file it was loaded from, or the one named by
+   * `options.secretFile` (a path; a relative one is read relative to the
+   * saved file's folder) or `options.secretEnv` (an environment variable).
    */
-  save(path: string): void
+  save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
   /**
    * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
    * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains, balance })`.
@@ -439,7 +475,7 @@ export declare class Table {
    * turning. Bad arguments reject the promise with the error the
    * constructor would throw.
    */
-  static create(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }): Promise<Table>
+  static create(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Promise<Table>
 }
 
 /**

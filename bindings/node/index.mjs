@@ -1,9 +1,9 @@
-// ESM entry point: the same addon instance as the CommonJS entry (index.js),
+// ESM entry point: the same addon instance as the CommonJS entry (longstraw.js),
 // so classes and instances are shared between `import` and `require`.
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
-const binding = require('./index.js')
+const binding = require('./longstraw.js')
 
 export const { Rendezvous, Table, Skeleton, Snapshot, backend, PLACEMENT } = binding
 export const { BoundedLoad, Lease } = binding

@@ -31,6 +31,17 @@ export interface TableOptions extends SetOptions {
   /** A balanced table (docs/SPEC.md section 17): no node holds more than ceil(balance * P * w / W) partitions per rank. */
   balance?: number
 }
+/**
+ * Where a keyed set's secret is read from when the saved file is loaded: at most one of the two.
+ * A set loaded from a keyed file saves the source it was loaded with unless one is named here.
+ * The secret itself is never written.
+ */
+export interface SaveOptions {
+  /** A file holding the secret as 32 hexadecimal digits; a relative path is read relative to the saved file's folder. */
+  secretFile?: string
+  /** An environment variable holding the secret as 32 hexadecimal digits. */
+  secretEnv?: string
+}
 export interface SkeletonOptions extends SetOptions {
   fanoutBits?: number
   levels?: number
@@ -83,8 +94,11 @@ export interface NodeSet<Id extends NodeId = NodeId> {
   readonly isKeyed: boolean
   readonly placement: number
   readonly backend: string
-  /** Writes the membership file (docs/MEMBERSHIP.md) that rebuilds this set's placement. */
-  save(path: string): void
+  /**
+   * Writes the membership file (docs/MEMBERSHIP.md) that rebuilds this set's placement. A keyed set
+   * names where its secret is read from (`options`, or the source of the file it was loaded from).
+   */
+  save(path: string, options?: SaveOptions): void
   has(node: NodeInput): boolean
   owner(key: NodeInput): Id
   topK(key: NodeInput, k: number): Array<Id>
@@ -102,8 +116,13 @@ export interface RendezvousConstructor {
   new (nodes: Array<string>, options?: SetOptions): Rendezvous<string>
   new (nodes: Array<NodeInput>, options?: SetOptions): Rendezvous<NodeId>
   readonly prototype: Rendezvous
-  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  /**
+   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
+   * event loop while the file and a keyed file's secret are read: see `loadAsync`.
+   */
   load(path: string): Rendezvous<NodeId>
+  /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
+  loadAsync(path: string): Promise<Rendezvous<NodeId>>
 }
 export declare const Rendezvous: RendezvousConstructor
 
@@ -121,8 +140,13 @@ export interface TableConstructor {
   create (nodes: Array<string>, options?: TableOptions): Promise<Table<string>>
   create (nodes: Array<NodeInput>, options?: TableOptions): Promise<Table<NodeId>>
   readonly prototype: Table
-  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  /**
+   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
+   * event loop while the file and a keyed file's secret are read: see `loadAsync`.
+   */
   load(path: string): Table<NodeId>
+  /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
+  loadAsync(path: string): Promise<Table<NodeId>>
 }
 export declare const Table: TableConstructor
 
@@ -135,8 +159,13 @@ export interface SkeletonConstructor {
   new (nodes: Array<string>, options?: SkeletonOptions): Skeleton<string>
   new (nodes: Array<NodeInput>, options?: SkeletonOptions): Skeleton<NodeId>
   readonly prototype: Skeleton
-  /** The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). */
+  /**
+   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
+   * event loop while the file and a keyed file's secret are read: see `loadAsync`.
+   */
   load(path: string): Skeleton<NodeId>
+  /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
+  loadAsync(path: string): Promise<Skeleton<NodeId>>
 }
 export declare const Skeleton: SkeletonConstructor
 

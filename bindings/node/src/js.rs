@@ -211,6 +211,45 @@ impl Js {
         }
     }
 
+    /// The type of a value for an error message, never its content: for a
+    /// value that may be a secret, where even a prefix of it must not be shown.
+    pub fn describe_type_only(self, v: sys::napi_value) -> &'static str {
+        let Ok(t) = self.type_of(v) else {
+            return "a value";
+        };
+        match t {
+            JsType::Undefined => "undefined",
+            JsType::Null => "null",
+            JsType::Boolean => "a boolean",
+            JsType::Number => "a number",
+            JsType::BigInt => "a bigint",
+            JsType::String => "a string",
+            JsType::Symbol => "a symbol",
+            JsType::Function => "a function",
+            JsType::External => "an external",
+            JsType::Object => {
+                if let Ok(Some((kind, _, _))) = self.typed_array(v) {
+                    typed_array_article_name(kind)
+                } else if self.is_array(v).unwrap_or(false) {
+                    "an array"
+                } else {
+                    "an object"
+                }
+            }
+        }
+    }
+
+    /// The bytes of a Buffer or Uint8Array, or `None` for any other value
+    /// (which the caller describes itself).
+    pub fn byte_array_or_none<'a>(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Option<&'a [u8]>> {
+        match self.live_typed_array(v, what)? {
+            // SAFETY: as in `bytes`: valid for the current native call, which
+            // the caller's lifetime must not outlive.
+            Some((sys::TypedarrayType::uint8_array, len, data)) => Ok(Some(unsafe { slice_or_empty(data, len) })),
+            _ => Ok(None),
+        }
+    }
+
     fn coerce_to_string(self, v: sys::napi_value) -> Option<String> {
         let mut s = ptr::null_mut();
         // SAFETY: `v` belongs to the current call; only called for bigints,
@@ -741,6 +780,24 @@ fn show_utf16(units: &[u16]) -> String {
         s.push_str(&format!("... ({} UTF-16 units)", units.len()));
     }
     s
+}
+
+fn typed_array_article_name(kind: i32) -> &'static str {
+    use sys::TypedarrayType as T;
+    match kind {
+        T::int8_array => "an Int8Array",
+        T::uint8_array => "a Uint8Array",
+        T::uint8_clamped_array => "a Uint8ClampedArray",
+        T::int16_array => "an Int16Array",
+        T::uint16_array => "a Uint16Array",
+        T::int32_array => "an Int32Array",
+        T::uint32_array => "a Uint32Array",
+        T::float32_array => "a Float32Array",
+        T::float64_array => "a Float64Array",
+        T::bigint64_array => "a BigInt64Array",
+        T::biguint64_array => "a BigUint64Array",
+        _ => "a typed array",
+    }
 }
 
 fn typed_array_name(kind: i32) -> &'static str {

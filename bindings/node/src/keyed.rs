@@ -1,20 +1,43 @@
 //! The `secret` option (keyed-v1, docs/SPEC.md §15): a Buffer or Uint8Array
-//! of 16 bytes in, a core `Secret` out. The bytes never reach a message.
+//! of 16 bytes in, a core `Secret` out.
+//!
+//! No message here ever shows any part of the value given as the secret: a
+//! wrong value is described by its type only (`describe_type_only`), never by
+//! its content, since a hex string or a number given by mistake is the
+//! secret itself.
 
 use longstraw_set::{Hashing, Options, Secret};
 use napi::sys;
 
-use crate::error::{JsErr, Res};
+use crate::error::{codes, JsErr, Kind, Res};
 use crate::js::{Js, JsType};
+
+const EXPECTED: &str = "a Buffer or Uint8Array of 16 random bytes";
 
 /// Reads `options.secret` into `set`. `seed_given` says whether
 /// `options.seed` was present: a secret excludes any seed, even 0.
 pub fn read_secret(js: Js, v: sys::napi_value, seed_given: bool, set: &mut Options) -> Res<()> {
-    if js.type_of(v)? == JsType::Undefined {
+    let t = js.type_of(v)?;
+    if t == JsType::Undefined {
         return Ok(());
     }
-    // A string is usually a password, not 128 random bits: only bytes are taken.
-    let bytes = js.byte_array(v, &|| "options.secret (16 random bytes)".into())?;
+    let Some(bytes) = js.byte_array_or_none(v, &|| "options.secret".into())? else {
+        // A string is usually a password or hex text, not 128 random bits:
+        // only bytes are taken, and the string itself is never shown.
+        let hint = if t == JsType::String {
+            " (for a secret written as 32 hexadecimal digits, pass Buffer.from(text, 'hex'))"
+        } else {
+            ""
+        };
+        return Err(JsErr::new(
+            Kind::Type,
+            codes::INVALID_ARG_TYPE,
+            format!(
+                "options.secret must be {EXPECTED}; got {}{hint}",
+                js.describe_type_only(v)
+            ),
+        ));
+    };
     let secret = Secret::from_bytes(bytes).map_err(|e| JsErr::from(e).context("options.secret"))?;
     Hashing::select(seed_given.then_some(set.seed), Some(secret)).map_err(JsErr::from)?;
     set.secret = Some(secret);

@@ -16,6 +16,7 @@ mod external;
 mod fast;
 mod js;
 mod keyed;
+mod load_async;
 mod lookup;
 mod members;
 mod membership_file;

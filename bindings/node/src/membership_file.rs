@@ -1,13 +1,18 @@
 //! Membership files (docs/MEMBERSHIP.md) for Node: `Rendezvous.load(path)`,
-//! `Table.load`, `Skeleton.load` and `.save(path)`. `longstraw-membership`
-//! parses, validates and writes the file for every language; this module
-//! only converts its errors (code `ERR_LONGSTRAW_BAD_FILE`, a message naming
-//! the file, line and field).
+//! `Table.load`, `Skeleton.load`, their `loadAsync` forms and
+//! `.save(path, { secretFile, secretEnv })`. `longstraw-membership` parses,
+//! validates and writes the file for every language, and holds the rule for
+//! naming a keyed set's secret source; this module only converts its errors
+//! (code `ERR_LONGSTRAW_BAD_FILE`, a message naming the file, line and field)
+//! and the save options.
 
-use longstraw_membership::{Loaded, Membership};
-use longstraw_set::{Rendezvous, Skeleton, Table};
+use std::path::PathBuf;
 
-use crate::error::{JsErr, Kind, Res};
+use longstraw_membership::{Loaded, Membership, SecretSource};
+use napi::sys;
+
+use crate::error::{codes, JsErr, Kind, Res};
+use crate::js::{Js, JsType, KeyBuf};
 
 /// The stable `code` of every membership file error.
 pub const BAD_FILE: &str = "ERR_LONGSTRAW_BAD_FILE";
@@ -16,46 +21,113 @@ fn bad(e: impl std::fmt::Display) -> JsErr {
     JsErr::new(Kind::Error, BAD_FILE, e.to_string())
 }
 
-fn load(path: &str, wanted: &str) -> Res<Loaded> {
-    let loaded = longstraw_membership::load(path).map_err(bad)?;
+/// Which class a file is loaded with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    Flat,
+    Table,
+    Skeleton,
+}
+
+impl Wanted {
+    fn class(self) -> &'static str {
+        match self {
+            Wanted::Flat => "Rendezvous",
+            Wanted::Table => "Table",
+            Wanted::Skeleton => "Skeleton",
+        }
+    }
+}
+
+/// A set read from a file, with the secret source the file named (`None`
+/// for an unkeyed file): a keyed set saves it again.
+pub struct FromFile<T> {
+    pub set: T,
+    pub secret_source: Option<SecretSource>,
+}
+
+/// Reads, validates and builds the file at `path` (blocking: it may wait on
+/// a FIFO or a slow disk, so `loadAsync` runs it on the thread pool).
+pub fn load(path: &str, wanted: Wanted) -> Res<FromFile<Loaded>> {
+    let membership = Membership::read(path).map_err(bad)?;
+    let loaded = membership.build().map_err(|mut e| {
+        e.origin = path.to_string();
+        bad(e)
+    })?;
     let (found, mode) = match &loaded {
-        Loaded::Flat(_) => ("Rendezvous", "flat"),
-        Loaded::Table(_) => ("Table", "table"),
-        Loaded::Skeleton(_) => ("Skeleton", "skeleton"),
+        Loaded::Flat(_) => (Wanted::Flat, "flat"),
+        Loaded::Table(_) => (Wanted::Table, "table"),
+        Loaded::Skeleton(_) => (Wanted::Skeleton, "skeleton"),
     };
     if found != wanted {
         return Err(bad(format!(
-            "{path}: the file's mode is \"{mode}\"; load it with {found}.load, not {wanted}.load"
+            "{path}: the file's mode is \"{mode}\"; load it with {}.load, not {}.load",
+            found.class(),
+            wanted.class()
         )));
     }
-    Ok(loaded)
+    Ok(FromFile {
+        set: loaded,
+        secret_source: membership.secret,
+    })
 }
 
-/// A flat file's set.
-pub fn load_flat(path: &str) -> Res<Rendezvous> {
-    match load(path, "Rendezvous")? {
-        Loaded::Flat(set) => Ok(set),
-        _ => unreachable!("the mode was checked"),
+/// Where the secret of a keyed set is to be read from when the saved file is
+/// loaded: `save`'s `{ secretFile, secretEnv }`.
+#[derive(Default)]
+pub struct SaveOptions {
+    file: Option<PathBuf>,
+    env: Option<String>,
+}
+
+const SAVE_OPTIONS: [&str; 2] = ["secretFile", "secretEnv"];
+
+/// Reads `save`'s options: undefined, or an object with at most
+/// `secretFile` and `secretEnv` (strings).
+pub fn save_options(js: Js, v: sys::napi_value) -> Res<SaveOptions> {
+    let mut out = SaveOptions::default();
+    match js.type_of(v)? {
+        JsType::Undefined => return Ok(out),
+        JsType::Object if !js.is_array(v)? => {}
+        _ => return Err(js.wrong_type(v, &|| "options".into(), "an object")),
+    }
+    for name in js.property_names(v)? {
+        if !SAVE_OPTIONS.contains(&name.as_str()) {
+            return Err(JsErr::new(
+                Kind::Type,
+                codes::INVALID_OPTION,
+                format!("unknown option {name:?} (known: {})", SAVE_OPTIONS.join(", ")),
+            ));
+        }
+    }
+    out.file = string_option(js, js.get(v, c"secretFile")?, "secretFile")?.map(PathBuf::from);
+    out.env = string_option(js, js.get(v, c"secretEnv")?, "secretEnv")?;
+    Ok(out)
+}
+
+fn string_option(js: Js, v: sys::napi_value, name: &str) -> Res<Option<String>> {
+    match js.type_of(v)? {
+        JsType::Undefined => Ok(None),
+        JsType::String => {
+            let mut buf = KeyBuf::default();
+            let bytes = js.bytes(v, &mut buf, &|| format!("options.{name}"))?;
+            // `bytes` refuses lone surrogates, so the UTF-8 is valid.
+            Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+        }
+        _ => Err(js.wrong_type(v, &|| format!("options.{name}"), "a string")),
     }
 }
 
-/// A table file's set.
-pub fn load_table(path: &str) -> Res<Table> {
-    match load(path, "Table")? {
-        Loaded::Table(set) => Ok(set),
-        _ => unreachable!("the mode was checked"),
+/// Writes `m` to `path` (a temporary file renamed over it). A keyed set
+/// saves the source it was loaded from (`remembered`) unless `options` names
+/// another; `Membership::name_secret_source` holds the rule and the messages.
+pub fn save(mut m: Membership, remembered: Option<&SecretSource>, options: SaveOptions, path: &str) -> Res<()> {
+    if let (Some(_), Some(source)) = (&m.secret, remembered) {
+        m.secret = Some(source.clone());
     }
-}
-
-/// A skeleton file's set.
-pub fn load_skeleton(path: &str) -> Res<Skeleton> {
-    match load(path, "Skeleton")? {
-        Loaded::Skeleton(set) => Ok(set),
-        _ => unreachable!("the mode was checked"),
-    }
-}
-
-/// Writes `m` to `path` (a temporary file renamed over it).
-pub fn save(m: Membership, path: &str) -> Res<()> {
+    m.name_secret_source(options.file, options.env).map_err(|mut e| {
+        e.origin = path.to_string();
+        bad(e)
+    })?;
     m.write(path).map_err(bad)
 }

@@ -1,6 +1,7 @@
 //! `Rendezvous`: the mutable node set, flat HRW. Every lookup runs on the
 //! snapshot current at the time of the call.
 
+use longstraw_membership::{Loaded, SecretSource};
 use longstraw_set::Rendezvous as SetRendezvous;
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -10,8 +11,10 @@ use crate::batch::OwnersTask;
 use crate::construct;
 use crate::error::{OrThrow, Res};
 use crate::js::Js;
+use crate::load_async::{FileSet, LoadTask};
 use crate::lookup;
 use crate::members;
+use crate::membership_file::{FromFile, Wanted};
 use crate::modes::Current;
 use crate::raw::Raw;
 use crate::snapshot::{js, Snapshot};
@@ -21,12 +24,28 @@ use crate::snapshot::{js, Snapshot};
 #[napi]
 pub struct Rendezvous {
     inner: SetRendezvous,
+    /// Where the secret of a set loaded from a keyed file comes from; `save` writes it again.
+    secret_source: Option<SecretSource>,
 }
 
 impl Rendezvous {
     /// The set whose current snapshot the per-key lookups run on.
     pub fn current(&self) -> &SetRendezvous {
         &self.inner
+    }
+}
+
+impl FileSet for Rendezvous {
+    const WANTED: Wanted = Wanted::Flat;
+
+    fn wrap(_env: &Env, from: FromFile<Loaded>) -> Rendezvous {
+        let Loaded::Flat(inner) = from.set else {
+            unreachable!("the mode was checked")
+        };
+        Rendezvous {
+            inner,
+            secret_source: from.secret_source,
+        }
     }
 }
 
@@ -53,20 +72,39 @@ impl Rendezvous {
     /// this class's mode describes; the same file gives the same placement in
     /// every language. A bad file throws an Error with code
     /// `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+    /// It blocks the event loop until the file (and a keyed file's secret)
+    /// has been read: use `loadAsync` where that may wait (a FIFO, a network
+    /// file system, a large file).
     #[napi(catch_unwind, factory)]
     pub fn load(env: &Env, path: String) -> Result<Self> {
-        crate::membership_file::load_flat(&path)
-            .map(|inner| Rendezvous { inner })
+        crate::membership_file::load(&path, Wanted::Flat)
+            .map(|from| Rendezvous::wrap(env, from))
             .or_throw(env)
+    }
+
+    /// `Rendezvous.loadAsync(path)`: `load` on the libuv thread pool, so the
+    /// event loop keeps turning while the file and its secret are read. A bad
+    /// file rejects with the error `load` would throw.
+    #[napi(ts_return_type = "Promise<Rendezvous>")]
+    pub fn load_async(path: String) -> AsyncTask<LoadTask<Rendezvous>> {
+        LoadTask::new(path)
     }
 
     /// Saves the current membership as a membership file that pins the seed,
     /// the placement version and the shape (written to a temporary file, then
-    /// renamed).
-    #[napi(catch_unwind)]
-    pub fn save(&self, env: &Env, path: String) -> Result<()> {
+    /// renamed). A keyed set writes where its secret is read from, never the
+    /// secret: the source of the file it was loaded from, or the one named by
+    /// `options.secretFile` (a path; a relative one is read relative to the
+    /// saved file's folder) or `options.secretEnv` (an environment variable).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "path: string, options?: { secretFile?: string; secretEnv?: string }"
+    )]
+    pub fn save(&self, env: &Env, path: String, options: Unknown<'_>) -> Result<()> {
         let membership = longstraw_membership::Membership::of_snapshot(&self.inner.snapshot());
-        crate::membership_file::save(membership, &path).or_throw(env)
+        crate::membership_file::save_options(js(env), options.raw())
+            .and_then(|o| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
+            .or_throw(env)
     }
 
     /// `new Rendezvous(nodes, { weights, seed, placement, domains })`.
@@ -82,7 +120,10 @@ impl Rendezvous {
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(js(env), nodes.raw(), options.raw())
-            .map(|inner| Rendezvous { inner })
+            .map(|inner| Rendezvous {
+                inner,
+                secret_source: None,
+            })
             .or_throw(env)
     }
 

@@ -1,5 +1,6 @@
 //! `Skeleton`: skeleton (hierarchical) HRW for the largest fleets.
 
+use longstraw_membership::{Loaded, SecretSource};
 use longstraw_set::{Skeleton as SetSkeleton, SkeletonOptions, SkeletonShape};
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -10,8 +11,10 @@ use crate::construct;
 use crate::error::{codes, JsErr, Kind, OrThrow, Res};
 use crate::external::Reported;
 use crate::js::Js;
+use crate::load_async::{FileSet, LoadTask};
 use crate::lookup;
 use crate::members;
+use crate::membership_file::{FromFile, Wanted};
 use crate::modes::Current;
 use crate::raw::Raw;
 use crate::snapshot::{js, Snapshot};
@@ -24,6 +27,8 @@ use crate::snapshot::{js, Snapshot};
 pub struct Skeleton {
     inner: SetSkeleton,
     external: Reported,
+    /// Where the secret of a set loaded from a keyed file comes from; `save` writes it again.
+    secret_source: Option<SecretSource>,
 }
 
 impl ObjectFinalize for Skeleton {
@@ -37,6 +42,22 @@ impl Skeleton {
     /// The set whose current snapshot the per-key lookups run on.
     pub fn current(&self) -> &SetSkeleton {
         &self.inner
+    }
+}
+
+impl FileSet for Skeleton {
+    const WANTED: Wanted = Wanted::Skeleton;
+
+    fn wrap(env: &Env, from: FromFile<Loaded>) -> Skeleton {
+        let Loaded::Skeleton(inner) = from.set else {
+            unreachable!("the mode was checked")
+        };
+        let external = inner.with_view(|view| Reported::new(env.raw(), view));
+        Skeleton {
+            inner,
+            external,
+            secret_source: from.secret_source,
+        }
     }
 }
 
@@ -70,23 +91,39 @@ impl Skeleton {
     /// this class's mode describes; the same file gives the same placement in
     /// every language. A bad file throws an Error with code
     /// `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
+    /// It blocks the event loop until the file (and a keyed file's secret)
+    /// has been read and the set built: use `loadAsync` where that may wait
+    /// (a FIFO, a network file system, a large file).
     #[napi(catch_unwind, factory)]
     pub fn load(env: &Env, path: String) -> Result<Self> {
-        crate::membership_file::load_skeleton(&path)
-            .map(|inner| {
-                let external = inner.with_view(|view| Reported::new(env.raw(), view));
-                Skeleton { inner, external }
-            })
+        crate::membership_file::load(&path, Wanted::Skeleton)
+            .map(|from| Skeleton::wrap(env, from))
             .or_throw(env)
+    }
+
+    /// `Skeleton.loadAsync(path)`: `load` on the libuv thread pool, so the
+    /// event loop keeps turning while the file and its secret are read and
+    /// the set is built. A bad file rejects with the error `load` would throw.
+    #[napi(ts_return_type = "Promise<Skeleton>")]
+    pub fn load_async(path: String) -> AsyncTask<LoadTask<Skeleton>> {
+        LoadTask::new(path)
     }
 
     /// Saves the current membership as a membership file that pins the seed,
     /// the placement version and the shape (written to a temporary file, then
-    /// renamed).
-    #[napi(catch_unwind)]
-    pub fn save(&self, env: &Env, path: String) -> Result<()> {
+    /// renamed). A keyed set writes where its secret is read from, never the
+    /// secret: the source of the file it was loaded from, or the one named by
+    /// `options.secretFile` (a path; a relative one is read relative to the
+    /// saved file's folder) or `options.secretEnv` (an environment variable).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "path: string, options?: { secretFile?: string; secretEnv?: string }"
+    )]
+    pub fn save(&self, env: &Env, path: String, options: Unknown<'_>) -> Result<()> {
         let membership = longstraw_membership::Membership::of_skeleton(&self.inner.snapshot());
-        crate::membership_file::save(membership, &path).or_throw(env)
+        crate::membership_file::save_options(js(env), options.raw())
+            .and_then(|o| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
+            .or_throw(env)
     }
 
     /// `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
@@ -105,7 +142,11 @@ impl Skeleton {
         construct(js(env), nodes.raw(), options.raw())
             .map(|inner| {
                 let external = inner.with_view(|view| Reported::new(env.raw(), view));
-                Skeleton { inner, external }
+                Skeleton {
+                    inner,
+                    external,
+                    secret_source: None,
+                }
             })
             .or_throw(env)
     }

@@ -56,7 +56,7 @@ impl Table {
     /// constructor would throw.
     #[napi(
         catch_unwind,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }",
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }",
         ts_return_type = "Promise<Table>"
     )]
     pub fn create(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> AsyncTask<BuildTableTask> {

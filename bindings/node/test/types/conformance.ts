@@ -17,6 +17,12 @@ export const checks: [
   Same<ConstructorParameters<typeof generated.Table>, ConstructorParameters<typed.TableConstructor>>,
   Same<ConstructorParameters<typeof generated.Skeleton>, ConstructorParameters<typed.SkeletonConstructor>>,
   Same<Parameters<typeof generated.Table.create>, Parameters<typed.TableConstructor['create']>>,
+  Same<Parameters<typeof generated.Rendezvous.loadAsync>, Parameters<typed.RendezvousConstructor['loadAsync']>>,
+  Same<Parameters<typeof generated.Table.loadAsync>, Parameters<typed.TableConstructor['loadAsync']>>,
+  Same<Parameters<typeof generated.Skeleton.loadAsync>, Parameters<typed.SkeletonConstructor['loadAsync']>>,
+  Same<Awaited<ReturnType<typeof generated.Rendezvous.loadAsync>>, typed.Rendezvous<Any>>,
+  Same<Awaited<ReturnType<typeof generated.Table.loadAsync>>, typed.Table<Any>>,
+  Same<Awaited<ReturnType<typeof generated.Skeleton.loadAsync>>, typed.Skeleton<Any>>,
   Same<typeof generated.backend, typeof typed.backend>,
   Same<typeof generated.PLACEMENT, typeof typed.PLACEMENT>,
-] = [true, true, true, true, true, true, true, true, true, true]
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]

@@ -12,5 +12,8 @@ const snapOwner: string = snap.owner('k')
 r.ownersAsync(['k']).then((owners: string[]) => owners.length)
 const mixed: longstraw.Rendezvous<longstraw.NodeId> = new longstraw.Rendezvous([Buffer.from('a')])
 const kernel: string = longstraw.backend()
+const saveOptions: longstraw.SaveOptions = { secretEnv: 'LONGSTRAW_SECRET' }
+new longstraw.Rendezvous(['a'], { secret: Buffer.alloc(16) }).save('/tmp/keyed.toml', saveOptions)
+longstraw.Table.loadAsync('/tmp/table.toml').then((loaded: longstraw.Table<longstraw.NodeId>) => loaded.size)
 
 export = { owner, replicas, tableReplicas, snapOwner, mixed, kernel }

@@ -56,6 +56,16 @@ const rawOwner: NodeId = raw.owner('k')
 raw.add(new Uint8Array([1, 2, 3]))
 const kernel: string = backend()
 
+// Membership files: a keyed set names where its secret is read from; loadAsync keeps the loop turning.
+const keyed = new Rendezvous(['cache-a', 'cache-b'], { secret: Buffer.alloc(16, 1) })
+keyed.save('/tmp/members.toml', { secretFile: 'secret.hex' })
+keyed.save('/tmp/members.toml', { secretEnv: 'LONGSTRAW_SECRET' })
+t.save('/tmp/table.toml')
+const loaded: Rendezvous<NodeId> = await Rendezvous.loadAsync('/tmp/members.toml')
+const loadedTable: Table<NodeId> = await Table.loadAsync('/tmp/table.toml')
+const loadedSkeleton: Promise<Skeleton<NodeId>> = Skeleton.loadAsync('/tmp/skeleton.toml')
+
 export const used = [owner, replicas, spread, ranking, owners, later, facts, ids, weights, labels, byIndex, asyncIds,
   snapOwner, index, indices, moreIndices, snapLists, snapAsync, mode, snapFacts, snapIds, snapWeights, snapLabels,
-  isSnapshot, tableOwner, tableShape, builtOwner, skeletonOwner, skeletonShape, rawOwner, kernel]
+  isSnapshot, tableOwner, tableShape, builtOwner, skeletonOwner, skeletonShape, rawOwner, kernel, loaded, loadedTable,
+  loadedSkeleton]

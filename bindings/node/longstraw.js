@@ -1,0 +1,81 @@
+'use strict'
+// The package's CommonJS entry point. It loads the addon through index.js (the loader napi-rs
+// generates, which `make test-node` checks is unedited) and, when no addon could be loaded, replaces
+// that loader's generic error with one that says what is wrong on this machine and how to fix it.
+
+function libcOf () {
+  if (process.platform !== 'linux') return null
+  try {
+    const report = process.report && typeof process.report.getReport === 'function' ? process.report.getReport() : null
+    if (report && report.header && report.header.glibcVersionRuntime) return 'gnu'
+    if (report && Array.isArray(report.sharedObjects) &&
+        report.sharedObjects.some((f) => f.includes('libc.musl-') || f.includes('ld-musl-'))) return 'musl'
+  } catch {}
+  try {
+    if (require('node:fs').readFileSync('/usr/bin/ldd', 'utf8').includes('musl')) return 'musl'
+  } catch {}
+  return 'gnu'
+}
+
+const ARCH = { x86_64: 'x64', aarch64: 'arm64', i686: 'ia32', armv7: 'arm', riscv64gc: 'riscv64', s390x: 's390x', powerpc64le: 'ppc64' }
+const OS = { linux: 'linux', darwin: 'darwin', windows: 'win32', freebsd: 'freebsd' }
+
+/** The `os-arch[-abi]` names of the prebuilt binaries (package.json `napi.targets`). */
+function supportedPlatforms (pkg) {
+  const targets = (pkg.napi && pkg.napi.targets) || []
+  return targets.map((triple) => {
+    const [arch, , os, abi] = triple.split('-')
+    return [OS[os] || os, ARCH[arch] || arch, abi].filter(Boolean).join('-')
+  })
+}
+
+/** The chain of messages index.js attaches as `cause`. */
+function causesOf (err) {
+  const out = []
+  for (let e = err && err.cause; e && out.length < 64; e = e.cause) out.push(String(e.message))
+  return out
+}
+
+/** The error to throw instead of index.js's "Cannot find native binding" one. */
+function noAddonError (original) {
+  const pkg = require('./package.json')
+  const libc = libcOf()
+  const here = [process.platform, process.arch, libc].filter(Boolean).join('-')
+  const libcName = libc === 'gnu' ? 'glibc' : libc
+  const supported = supportedPlatforms(pkg)
+  const wanted = `${pkg.name}-${here}`
+  const describe = `${process.platform} ${process.arch}${libc ? ` (${libcName})` : ''}`
+  // A message that is not "Cannot find module" means a binary was there but failed to load.
+  const failed = causesOf(original).filter((m) => !/^Cannot find module\b|^Unsupported /.test(m))
+  const lines = []
+  if (failed.length > 0) {
+    lines.push(`longstraw: the native addon for ${describe} was found but could not be loaded: ${failed[0]}`)
+    lines.push(`  Reinstall ${wanted} on this machine (a binary copied from another machine may need a newer ${libcName || 'system library'}).`)
+  } else if (supported.includes(here)) {
+    lines.push(`longstraw: the native addon for ${describe} is not installed.`)
+    lines.push(`  It ships as the optional dependency ${wanted}, which was not installed: optional dependencies were`)
+    lines.push('  omitted (--omit=optional, --no-optional), or node_modules or the lock file was made on another platform.')
+    lines.push(`  Fix: npm install ${wanted}@${pkg.version}, or reinstall without omitting optional dependencies.`)
+  } else {
+    lines.push(`longstraw: there is no prebuilt binary for ${describe} (${here}).`)
+    lines.push('  Build the addon from source (a Rust toolchain, then `make build-node` in the longstraw repository),')
+    lines.push('  or run on a supported platform.')
+  }
+  lines.push(`  Prebuilt binaries: ${supported.join(', ')}.`)
+  lines.push('  What each attempt reported is in error.cause.')
+  const error = new Error(lines.join('\n'))
+  error.code = 'ERR_LONGSTRAW_NO_ADDON'
+  error.cause = original
+  return error
+}
+
+let binding
+try {
+  binding = require('./index.js')
+} catch (err) {
+  if (err && typeof err.message === 'string' && err.message.startsWith('Cannot find native binding')) {
+    throw noAddonError(err)
+  }
+  throw err
+}
+module.exports = binding
