@@ -13,9 +13,11 @@ The rules (also in tools/doctest/README.md):
   earlier ones defined). ``EXPR  # => VALUE`` (``// => VALUE`` in JS) checks that EXPR equals VALUE,
   both evaluated as expressions of that language (deep, type-strict equality; typed/NumPy arrays compare
   as lists).
-* Go and C blocks of one file become one ``main``, each block in its own scope (so each is
-  self-contained). A line that prints ends with ``// => LINE``: the program's output must be exactly those
-  lines, in order.
+* A C block that defines ``main`` is a whole program: it is compiled and run exactly as shown. Any other C
+  block must say so on its first line (a comment containing "fragment"); the fragments of one file
+  become one ``main``, each block in its own scope, as Go blocks do. A C block that is neither fails.
+* Go blocks of one file become one ``main``, each block in its own scope (so each is self-contained). A
+  line that prints ends with ``// => LINE``: the program's output must be exactly those lines, in order.
 
 Errors point at the Markdown file and line: programs are padded so that their line numbers are the
 document's (Python, JS), or carry ``#line``/``//line`` directives (C, Go).
@@ -250,24 +252,68 @@ def check_output(tally: Tally, what: str, proc, expected: list[str], n: int, lan
     report(tally, what, proc, n, lang)
 
 
-def run_c(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> None:
-    hoisted, body, expected = scoped_program(path, blocks, lambda rel, n: f'#line {n} "{rel}"')
-    src = "\n".join(hoisted + ["int main(void) {"] + body + ["return 0;", "}"]) + "\n"
-    cfile = work / (slug(path) + ".c")
+C_MAIN = re.compile(r"^\s*int\s+main\s*\(")
+C_FRAGMENT = re.compile(r"^\s*(/\*|//).*\bfragment\b", re.I)
+
+
+def c_kind(block: Block) -> str:
+    """'program' (the block defines main: compiled exactly as shown), 'fragment' (its first line is a
+    comment saying so: compiled inside a main of the runner's), or '' (neither: a failure, since a reader
+    could not compile it as shown)."""
+    if any(C_MAIN.match(line) for line in block.lines):
+        return "program"
+    if block.lines and C_FRAGMENT.match(block.lines[0]):
+        return "fragment"
+    return ""
+
+
+def compile_and_run_c(src: str, name: str, work: Path, what: str, expected: list[str], n: int, tally: Tally) -> None:
+    cfile = work / (name + ".c")
     cfile.write_text(src)
-    exe = work / slug(path)
+    exe = work / name
     libdir = ROOT / "target" / "release" if not os.environ.get("CARGO_TARGET_DIR") else Path(os.environ["CARGO_TARGET_DIR"]) / "release"
     compile_ = run([os.environ.get("CC", "cc"), "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
                     f"-I{ROOT / 'include'}", str(cfile), "-o", str(exe), f"-L{libdir}", "-llongstraw",
-                    f"-Wl,-rpath,{libdir}"], ROOT)
-    what = f"c {path.relative_to(ROOT)}"
+                    f"-Wl,-rpath,{libdir}", "-lm"], ROOT)
     if compile_.returncode != 0:
-        report(tally, what, compile_, len(blocks), "c")
+        report(tally, what, compile_, n, "c")
         return
-    check_output(tally, what, run([str(exe)], ROOT), expected, len(blocks), "c")
+    check_output(tally, what, run([str(exe)], ROOT), expected, n, "c")
 
 
-GO_IMPORTS = ["errors", "fmt", "log", "strings"]
+def run_c(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> None:
+    rel = path.relative_to(ROOT)
+    fragments: list[Block] = []
+    for b in blocks:
+        kind = c_kind(b)
+        if kind == "program":  # compiled exactly as shown, on its own
+            expected: list[str] = []
+            lines = [f'#line {b.line} "{rel}"']
+            for text in b.lines:
+                exp = split_expectation(text, "//")
+                if exp and exp[0].strip():
+                    expected.append(exp[1])
+                lines.append(text)
+            compile_and_run_c("\n".join(lines) + "\n", f"{slug(path)}_{b.line}", work,
+                              f"c {rel}:{b.line - 1} (a whole program)", expected, 1, tally)
+        elif kind == "fragment":
+            fragments.append(b)
+        else:
+            tally.failures.append(
+                f"{b.where()}: a ```c block must compile as shown: give it `int main(void)`, or make its first "
+                "line a comment that says it is a fragment (`/* fragment: ... */`), which the runner wraps in a main")
+    if fragments:
+        hoisted, body, expected = scoped_program(path, fragments, lambda rel, n: f'#line {n} "{rel}"')
+        src = "\n".join(hoisted + ["int main(void) {"] + body + ["return 0;", "}"]) + "\n"
+        compile_and_run_c(src, slug(path), work, f"c {rel} (fragments, inside one main)", expected,
+                          len(fragments), tally)
+
+
+# The packages every Go block may use without importing them: import path -> one of its names (which keeps
+# the import used when no block needs it).
+GO_IMPORTS = {"crypto/rand": "rand.Read", "encoding/hex": "hex.EncodeToString", "errors": "errors.Is",
+              "fmt": "fmt.Println", "log": "log.Fatal", "os": "os.MkdirTemp", "path/filepath": "filepath.Join",
+              "strings": "strings.Join"}
 
 
 def run_go(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> None:
@@ -275,8 +321,7 @@ def run_go(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> N
     mod = work / "go" / slug(path)
     mod.mkdir(parents=True, exist_ok=True)
     imports = "\n".join(f'\t"{p}"' for p in GO_IMPORTS)
-    uses = "\n".join(f"var _ = {p}.{ {'errors': 'Is', 'fmt': 'Println', 'log': 'Fatal', 'strings': 'Join'}[p] }"
-                     for p in GO_IMPORTS)
+    uses = "\n".join(f"var _ = {name}" for name in GO_IMPORTS.values())
     (mod / "main.go").write_text(
         f"package main\n\nimport (\n{imports}\n\n\t\"github.com/longstraw/longstraw/bindings/go\"\n)\n\n"
         f"var _ = longstraw.New\n{uses}\n\nfunc main() {{\n" + "\n".join(body) + "\n}\n")
