@@ -13,9 +13,13 @@ use longstraw_membership::{LoadedSnapshot, Membership};
 
 /// Rendezvous hashing from the command line, on one membership file (docs/MEMBERSHIP.md).
 ///
-/// Keys read from stdin or a file are one per line: a key is the bytes of a
-/// line without its `\n` or `\r\n`, taken as they are (no trimming, no
-/// decoding; keys need not be UTF-8). An empty line is the empty key.
+/// Keys read from stdin or a file (`--keys FILE`, `-` for stdin) are one per
+/// line: a key is the bytes of a line without its `\n` or `\r\n`, taken as
+/// they are (no trimming, no decoding; keys need not be UTF-8). An empty line
+/// is the empty key. A line longer than 16 MiB is an error that names it.
+///
+/// JSON output writes every key and node id the same way: a string when its
+/// bytes are UTF-8, `{"hex": "..."}` otherwise.
 #[derive(Parser)]
 #[command(name = "longstraw", version, about, long_about)]
 struct Cli {
@@ -30,34 +34,36 @@ enum Command {
         /// The membership file.
         #[arg(short, long)]
         members: PathBuf,
-        /// Read keys from this file, one per line (default: the KEY arguments, or stdin).
-        #[arg(long, conflicts_with = "keys")]
-        keys_file: Option<PathBuf>,
+        /// Read keys from this file, one per line ("-": stdin; default: the KEY arguments, or stdin).
+        #[arg(long, value_name = "FILE", alias = "keys-file", conflicts_with = "key")]
+        keys: Option<PathBuf>,
         /// How to write the answers.
         #[arg(short, long, value_enum, default_value_t = lookup::Format::Text)]
         format: lookup::Format,
         /// Keys (as given, UTF-8 from the shell); none: read lines from stdin.
-        keys: Vec<String>,
+        #[arg(value_name = "KEY")]
+        key: Vec<String>,
     },
     /// Print the first K nodes of each key's ranking (`KEY<TAB>NODE<TAB>NODE...`).
     TopK {
         /// The membership file.
         #[arg(short, long)]
         members: PathBuf,
-        /// How many nodes.
+        /// How many nodes; more than the file's eligible nodes gives all of them.
         #[arg(short, default_value_t = 3)]
         k: usize,
         /// At most one node per failure domain.
         #[arg(long)]
         distinct: bool,
-        /// Read keys from this file, one per line.
-        #[arg(long, conflicts_with = "keys")]
-        keys_file: Option<PathBuf>,
+        /// Read keys from this file, one per line ("-": stdin; default: the KEY arguments, or stdin).
+        #[arg(long, value_name = "FILE", alias = "keys-file", conflicts_with = "key")]
+        keys: Option<PathBuf>,
         /// How to write the answers.
         #[arg(short, long, value_enum, default_value_t = lookup::Format::Text)]
         format: lookup::Format,
         /// Keys; none: read lines from stdin.
-        keys: Vec<String>,
+        #[arg(value_name = "KEY")]
+        key: Vec<String>,
     },
     /// Validate a membership file and print the share each node should get.
     Check {
@@ -66,6 +72,28 @@ enum Command {
         members: PathBuf,
     },
     /// Print what moves from one membership to another.
+    ///
+    /// Without --replicas, a key moves when its owner changes. With
+    /// --replicas K, each key has an old and a new replica set, and the plan
+    /// lists the copies to create (nodes in the new set only) and to drop
+    /// (nodes in the old set only). A replica set is exactly what
+    /// `longstraw top-k -k K` prints for that file (the plain rule) or
+    /// `top-k -k K --distinct` (at most one node per failure domain). The
+    /// rule is never guessed: a table file's `table.distinct_domains` says it,
+    /// a file without domains gives the same sets under both, and a flat or
+    /// skeleton file with domains needs --plain or --distinct. The summary
+    /// prints the rule as `replica_rule`.
+    ///
+    /// --moves lists every changed key. Every format has the old and the new
+    /// placement: text `KEY<TAB>FROM<TAB>TO` (with replicas also
+    /// `<TAB>CREATE<TAB>DROP`; lists joined by `,`, `-` for none); jsonl
+    /// `{"key", "from", "to"}` (with replicas also `"create"`, `"drop"` and
+    /// `"source"`); csv `key,key_hex,from,to`, or with replicas one row per
+    /// copy action: `key,key_hex,action,node,source,from_1..from_K,to_1..to_K`.
+    /// `source` is the node to copy a created replica from (the old owner); on
+    /// a `drop` row it is empty, since a drop copies nothing: run every create
+    /// first, switch readers to the new file, then drop.
+    #[command(verbatim_doc_comment)]
     Plan {
         /// The current membership.
         #[arg(long)]
@@ -74,7 +102,12 @@ enum Command {
         #[arg(long)]
         to: PathBuf,
         /// Keys to plan, one per line ("-" for stdin).
-        #[arg(long, conflicts_with = "partitions", required_unless_present = "partitions")]
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "partitions",
+            required_unless_present = "partitions"
+        )]
         keys: Option<PathBuf>,
         /// Plan the partitions of two tables instead of keys.
         #[arg(long)]
@@ -82,6 +115,12 @@ enum Command {
         /// Plan replica sets of this size: copies to create and to drop.
         #[arg(long)]
         replicas: Option<usize>,
+        /// Replica sets are `top-k --distinct` answers: at most one node per failure domain.
+        #[arg(long, requires = "replicas", conflicts_with = "plain")]
+        distinct: bool,
+        /// Replica sets are plain `top-k` answers: the first K nodes, domains ignored.
+        #[arg(long, requires = "replicas")]
+        plain: bool,
         /// List every moved key (or partition) in this format.
         #[arg(long, value_enum)]
         moves: Option<plan::MovesFormat>,
@@ -94,8 +133,8 @@ enum Command {
         /// The membership file (its nodes, weights and seed).
         #[arg(short, long)]
         members: PathBuf,
-        /// Keys, one per line (held in memory).
-        #[arg(long, conflicts_with = "synthetic")]
+        /// Keys, one per line (held in memory; "-" for stdin).
+        #[arg(long, value_name = "FILE", conflicts_with = "synthetic")]
         keys: Option<PathBuf>,
         /// Use N synthetic keys `key:<i>` (default 1000000).
         #[arg(long)]
@@ -107,6 +146,36 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Why a command stopped.
+enum Failure {
+    /// Print this and exit 1.
+    Message(String),
+    /// The reader of our output went away (`| head -1`): stop quietly, exit 0.
+    Quiet,
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Failure {
+        Failure::Message(m)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(m: &str) -> Failure {
+        Failure::Message(m.to_string())
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::Quiet
+        } else {
+            Failure::Message(e.to_string())
+        }
+    }
 }
 
 /// Runs the command line `args` (the program name first, as `std::env::args_os`
@@ -127,8 +196,8 @@ where
         }
     };
     match run(cli.command) {
-        Ok(()) => 0,
-        Err(message) => {
+        Ok(()) | Err(Failure::Quiet) => 0,
+        Err(Failure::Message(message)) => {
             let _ = writeln!(io::stderr(), "longstraw: {message}");
             1
         }
@@ -173,42 +242,57 @@ fn open_keys(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), String> {
     Ok((Box::new(f), len))
 }
 
-fn run(command: Command) -> Result<(), String> {
+/// Names the source of a read error: a line that is too long says which line of which input.
+fn named_read(source: &Path) -> impl Fn(io::Error) -> Failure + '_ {
+    move |e: io::Error| {
+        if e.kind() == io::ErrorKind::InvalidData {
+            let name = if source == Path::new("-") {
+                "stdin".to_string()
+            } else {
+                source.display().to_string()
+            };
+            Failure::Message(format!("{name}: {e}"))
+        } else {
+            Failure::from(e)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let io_err = |e: io::Error| e.to_string();
     match command {
         Command::Owner {
             members,
-            keys_file,
-            format,
             keys,
-        } => lookups(&members, None, false, keys_file, format, keys, &mut out)?,
+            format,
+            key,
+        } => lookups(&members, None, false, keys, format, key, &mut out)?,
         Command::TopK {
             members,
             k,
             distinct,
-            keys_file,
-            format,
             keys,
+            format,
+            key,
         } => {
             if k == 0 {
                 return Err("-k must be at least 1".into());
             }
-            lookups(&members, Some(k), distinct, keys_file, format, keys, &mut out)?
+            lookups(&members, Some(k), distinct, keys, format, key, &mut out)?
         }
         Command::Check { members } => {
             let m = Membership::read(&members).map_err(|e| e.to_string())?;
             let problems = check::problems(&m);
             if !problems.is_empty() {
                 for p in &problems {
-                    writeln!(out, "{}: {p}", members.display()).map_err(io_err)?;
+                    writeln!(out, "{}: {p}", members.display())?;
                 }
-                out.flush().map_err(io_err)?;
-                return Err(format!("{}: {} problem(s)", members.display(), problems.len()));
+                out.flush()?;
+                return Err(format!("{}: {} problem(s)", members.display(), problems.len()).into());
             }
             let (_, snap) = load(&members)?;
-            check::report(&m, &snap, &mut out).map_err(io_err)?;
+            check::report(&m, &snap, &mut out)?;
         }
         Command::Plan {
             from,
@@ -216,6 +300,8 @@ fn run(command: Command) -> Result<(), String> {
             keys,
             partitions,
             replicas,
+            distinct,
+            plain,
             moves,
             moves_file,
         } => {
@@ -225,7 +311,26 @@ fn run(command: Command) -> Result<(), String> {
             let (_, old) = load(&from)?;
             let (_, new) = load(&to)?;
             let nodes = plan::Nodes::of(&old, &new);
-            let request = plan::Request { replicas, moves };
+            let flag = match (distinct, plain) {
+                (true, _) => Some(plan::ReplicaRule::Distinct),
+                (_, true) => Some(plan::ReplicaRule::Plain),
+                _ => None,
+            };
+            let rules = match replicas {
+                Some(_) => Some(plan::replica_rules(
+                    (&old, &from.display().to_string()),
+                    (&new, &to.display().to_string()),
+                    flag,
+                )?),
+                None => None,
+            };
+            let request = plan::Request {
+                replicas,
+                rules: rules
+                    .as_ref()
+                    .map_or((plan::ReplicaRule::Plain, plan::ReplicaRule::Plain), |r| (r.old, r.new)),
+                moves,
+            };
             let mut moves_sink: Box<dyn Write> = match (&moves, &moves_file) {
                 (None, _) => Box::new(io::sink()),
                 (Some(_), Some(path)) => Box::new(BufWriter::new(
@@ -234,9 +339,8 @@ fn run(command: Command) -> Result<(), String> {
                 (Some(_), None) => Box::new(&mut out),
             };
             if moves == Some(plan::MovesFormat::Csv) {
-                moves_sink
-                    .write_all(plan::csv_header(partitions, replicas.is_some()).as_bytes())
-                    .map_err(io_err)?;
+                let columns = replicas.map(|_| request.set_size(&nodes));
+                moves_sink.write_all(plan::csv_header(partitions, columns).as_bytes())?;
             }
             let (totals, unit) = if partitions {
                 (
@@ -247,20 +351,23 @@ fn run(command: Command) -> Result<(), String> {
                 let path = keys.expect("clap requires --keys without --partitions");
                 let (input, len) = open_keys(&path)?;
                 let bar = progress(len);
-                let t = plan::plan_lines(&old, &new, &nodes, &request, input, &mut moves_sink, &bar).map_err(io_err)?;
+                let t = plan::plan_lines(&old, &new, &nodes, &request, input, &mut moves_sink, &bar)
+                    .map_err(named_read(&path))?;
                 bar.finish_and_clear();
                 (t, "keys")
             };
-            moves_sink.flush().map_err(io_err)?;
+            moves_sink.flush()?;
             drop(moves_sink);
             if totals.keys == 0 {
                 return Err("the key corpus is empty: nothing to plan".into());
             }
+            let summary = replicas.zip(rules.as_ref());
             if moves.is_some() && moves_file.is_none() {
+                out.flush()?;
                 let mut err = io::stderr().lock();
-                plan::write_summary(&totals, &nodes, replicas, unit, &mut err).map_err(io_err)?;
+                plan::write_summary(&totals, &nodes, summary, unit, &mut err)?;
             } else {
-                plan::write_summary(&totals, &nodes, replicas, unit, &mut out).map_err(io_err)?;
+                plan::write_summary(&totals, &nodes, summary, unit, &mut out)?;
             }
         }
         Command::Lab {
@@ -272,7 +379,10 @@ fn run(command: Command) -> Result<(), String> {
         } => {
             let m = Membership::read(&members).map_err(|e| e.to_string())?;
             let corpus = match keys {
-                Some(path) => lab::Corpus::from_lines(&path)?,
+                Some(path) => {
+                    let (input, _) = open_keys(&path)?;
+                    lab::Corpus::from_lines(input).map_err(named_read(&path))?
+                }
                 None => lab::Corpus::synthetic(synthetic.unwrap_or(1_000_000)),
             };
             if corpus.is_empty() {
@@ -280,20 +390,21 @@ fn run(command: Command) -> Result<(), String> {
             }
             let report = lab::run(&m, &corpus)?;
             if json {
-                serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
-                writeln!(out).map_err(io_err)?;
+                serde_json::to_writer_pretty(&mut out, &report).map_err(io::Error::from)?;
+                writeln!(out)?;
             } else {
-                lab::write_table(&report, &mut out).map_err(io_err)?;
+                lab::write_table(&report, &mut out)?;
             }
             if let Some(dir) = svg {
                 let written = lab::svg::write_charts(&report, &dir)?;
                 for path in written {
-                    writeln!(out, "wrote {}", path.display()).map_err(io_err)?;
+                    writeln!(out, "wrote {}", path.display())?;
                 }
             }
         }
     }
-    out.flush().map_err(io_err)
+    out.flush()?;
+    Ok(())
 }
 
 fn lookups(
@@ -304,29 +415,30 @@ fn lookups(
     format: lookup::Format,
     keys: Vec<String>,
     out: &mut impl Write,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let (_, snap) = load(members)?;
     let query = lookup::Query { k, distinct, format };
-    let io_err = |e: io::Error| e.to_string();
     let counts = if !keys.is_empty() {
         let keys: Vec<Vec<u8>> = keys.into_iter().map(String::into_bytes).collect();
-        lookup::run_args(&snap, &query, &keys, out).map_err(io_err)?
+        lookup::run_args(&snap, &query, &keys, out)?
     } else {
-        let (input, len) = open_keys(keys_file.as_deref().unwrap_or(Path::new("-")))?;
+        let path = keys_file.unwrap_or_else(|| PathBuf::from("-"));
+        let (input, len) = open_keys(&path)?;
         let bar = progress(len);
-        let counts = lookup::run_lines(&snap, &query, input, out, &bar).map_err(io_err)?;
+        let counts = lookup::run_lines(&snap, &query, input, out, &bar).map_err(named_read(&path))?;
         bar.finish_and_clear();
         counts
     };
     if format == lookup::Format::Summary {
-        lookup::write_summary(&snap, &counts, out).map_err(io_err)?;
+        lookup::write_summary(&snap, &counts, out)?;
     }
     if counts.unplaced > 0 {
-        out.flush().map_err(io_err)?;
+        out.flush()?;
         return Err(format!(
             "{} key(s) had no eligible node (the set is empty or every weight is 0)",
             counts.unplaced
-        ));
+        )
+        .into());
     }
     Ok(())
 }

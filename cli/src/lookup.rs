@@ -12,7 +12,8 @@ use crate::stream;
 pub enum Format {
     /// `KEY<TAB>NODE[<TAB>NODE...]`, raw bytes, one line per key.
     Text,
-    /// One JSON object per line: `{"key": ..., "owner": ...}` or `{"key": ..., "nodes": [...]}`.
+    /// One JSON object per line: `{"key": ..., "owner": ...}` or `{"key": ..., "nodes": [...]}`;
+    /// a key or id is a string, or `{"hex": "..."}` when it is not UTF-8.
     Json,
     /// Only the number and share of keys per node, after all keys.
     Summary,
@@ -42,12 +43,13 @@ pub struct Counts {
 
 impl Counts {
     /// Zero counts for `nodes` nodes, with room for `k` answers per key.
+    /// The scratch never holds more than `nodes` answers, whatever `k`.
     pub fn new(nodes: usize, k: usize) -> Counts {
         Counts {
             per_node: vec![0; nodes],
             unplaced: 0,
             keys: 0,
-            scratch: vec![0; k.max(1)],
+            scratch: vec![0; k.min(nodes).max(1)],
         }
     }
     /// Adds another thread's counts.
@@ -101,9 +103,7 @@ pub fn answer(snap: &LoadedSnapshot, query: &Query, key: &[u8], counts: &mut Cou
             out.push(b'\n');
         }
         Format::Json => {
-            out.push(b'{');
-            render::json_field(out, "key", key);
-            out.push(b',');
+            let _ = write!(out, "{{\"key\":{},", render::json_id(key));
             if query.k.is_none() {
                 let owner = nodes
                     .first()

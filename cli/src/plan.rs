@@ -2,8 +2,14 @@
 //!
 //! Every key (or partition) is placed under both memberships. A key moves
 //! when its owner changes; with `--replicas K`, copies are created on nodes
-//! in the new top K that were not in the old one, and dropped from nodes that
-//! left it (drop only once the new copies exist).
+//! in the new replica set that were not in the old one, and dropped from
+//! nodes that left it (drop only once the new copies exist).
+//!
+//! A replica set is what `longstraw top-k -k K` prints for the file
+//! ([`ReplicaRule::Plain`]) or `top-k -k K --distinct`
+//! ([`ReplicaRule::Distinct`]). Which one is never guessed: a table file
+//! says it (`table.distinct_domains`), a file without domains makes both the
+//! same, and otherwise the operator must say it ([`replica_rules`]).
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -16,10 +22,135 @@ use crate::stream;
 /// How each moved key is listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MovesFormat {
-    /// One JSON object per line.
+    /// `KEY<TAB>FROM<TAB>TO`; with replicas `KEY<TAB>FROM<TAB>TO<TAB>CREATE<TAB>DROP`, lists joined by `,`.
+    Text,
+    /// One JSON object per line, with `from` and `to`.
     Jsonl,
-    /// CSV with a header line.
+    /// CSV with a header line, with `from` and `to` columns.
     Csv,
+}
+
+/// Which replica set of a key a plan compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplicaRule {
+    /// The first K nodes of the key's ranking: what `top-k -k K` prints.
+    Plain,
+    /// At most one node per failure domain: what `top-k -k K --distinct` prints.
+    Distinct,
+}
+
+impl ReplicaRule {
+    /// The command whose answer the rule follows.
+    pub fn command(self) -> &'static str {
+        match self {
+            ReplicaRule::Plain => "top-k",
+            ReplicaRule::Distinct => "top-k --distinct",
+        }
+    }
+    fn flag(self) -> &'static str {
+        match self {
+            ReplicaRule::Plain => "--plain",
+            ReplicaRule::Distinct => "--distinct",
+        }
+    }
+}
+
+/// The replica rule of each side of a plan, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// The rule of the old membership's replica sets.
+    pub old: ReplicaRule,
+    /// The rule of the new membership's replica sets.
+    pub new: ReplicaRule,
+    /// Where the rules come from, for the summary.
+    pub why: String,
+}
+
+/// What a file's mode says about its replica sets.
+enum FileRule {
+    /// Its mode says it (a table's `distinct_domains`).
+    Set(ReplicaRule),
+    /// It has no failure domains: both rules give the same sets.
+    Either,
+    /// It has domains and its mode says nothing.
+    Unsaid,
+}
+
+fn file_rule(snap: &LoadedSnapshot) -> FileRule {
+    match snap {
+        LoadedSnapshot::Table(t) => FileRule::Set(if t.distinct_domains() {
+            ReplicaRule::Distinct
+        } else {
+            ReplicaRule::Plain
+        }),
+        _ if snap.members().domain_ids().is_none() => FileRule::Either,
+        _ => FileRule::Unsaid,
+    }
+}
+
+/// Decides the replica rule of each side: the flag (`--plain` or
+/// `--distinct`) when given, else what each file's mode says. A table file
+/// says it with `table.distinct_domains`; a file without domains gives the
+/// same sets under both rules. A file with domains whose mode says nothing
+/// (flat, skeleton) needs the flag: the plan refuses rather than guess, and a
+/// flag that contradicts a table's own setting is refused too.
+pub fn replica_rules(
+    old: (&LoadedSnapshot, &str),
+    new: (&LoadedSnapshot, &str),
+    flag: Option<ReplicaRule>,
+) -> Result<Rules, String> {
+    let sides = [(file_rule(old.0), old.1, old.0), (file_rule(new.0), new.1, new.0)];
+    if let Some(rule) = flag {
+        for (said, name, snap) in &sides {
+            if let FileRule::Set(r) = said {
+                if *r != rule && snap.members().domain_ids().is_some() {
+                    return Err(format!(
+                        "{} contradicts {name}: its table keeps table.distinct_domains = {}, so its replica \
+                         sets are what `{}` prints; drop the flag or change the file",
+                        rule.flag(),
+                        *r == ReplicaRule::Distinct,
+                        r.command()
+                    ));
+                }
+            }
+        }
+        let why = format!("{}: the same rule for both files", rule.flag());
+        return Ok(Rules {
+            old: rule,
+            new: rule,
+            why,
+        });
+    }
+    for (said, name, _) in &sides {
+        if matches!(said, FileRule::Unsaid) {
+            return Err(format!(
+                "{name} has failure domains and its mode does not say which replica sets to plan; \
+                 pass --distinct (at most one node per failure domain, as `top-k --distinct`) \
+                 or --plain (the first K nodes, as `top-k`)"
+            ));
+        }
+    }
+    let set = |said: &FileRule| match said {
+        FileRule::Set(r) => Some(*r),
+        _ => None,
+    };
+    let (a, b) = (set(&sides[0].0), set(&sides[1].0));
+    let old_rule = a.or(b).unwrap_or(ReplicaRule::Plain);
+    let new_rule = b.or(a).unwrap_or(ReplicaRule::Plain);
+    let reason = |said: &FileRule, name: &str, r: ReplicaRule| match said {
+        FileRule::Set(_) => format!("{name}: table.distinct_domains = {}", r == ReplicaRule::Distinct),
+        _ => format!("{name}: no failure domains"),
+    };
+    let why = format!(
+        "{}; {}",
+        reason(&sides[0].0, old.1, old_rule),
+        reason(&sides[1].0, new.1, new_rule)
+    );
+    Ok(Rules {
+        old: old_rule,
+        new: new_rule,
+        why,
+    })
 }
 
 /// The node ids of both memberships, one index space.
@@ -56,8 +187,20 @@ impl Nodes {
 pub struct Request {
     /// `None`: owners only; `Some(k)`: replica sets of k.
     pub replicas: Option<usize>,
+    /// The rule of the old and of the new replica sets (used with `replicas`).
+    pub rules: (ReplicaRule, ReplicaRule),
     /// List every moved key in this format.
     pub moves: Option<MovesFormat>,
+}
+
+impl Request {
+    /// The most nodes a replica set can hold here: `replicas`, at most the larger node count.
+    pub fn set_size(&self, nodes: &Nodes) -> usize {
+        self.replicas
+            .unwrap_or(1)
+            .min(nodes.old_to.len().max(nodes.new_to.len()))
+            .max(1)
+    }
 }
 
 /// Per-thread totals; merged at the end.
@@ -165,7 +308,15 @@ pub enum Item<'a> {
 }
 
 /// The two placements of one item, as union indices.
-fn place(snap: &LoadedSnapshot, item: Item<'_>, k: Option<usize>, to_union: &[u32], scratch: &mut [u32]) -> usize {
+fn place(
+    snap: &LoadedSnapshot,
+    item: Item<'_>,
+    k: Option<usize>,
+    rule: ReplicaRule,
+    to_union: &[u32],
+    scratch: &mut [u32],
+) -> usize {
+    let k = k.map(|k| k.min(scratch.len()));
     let n = match (item, k) {
         (Item::Key(key), None) => match snap.owner_index(key) {
             Ok(i) => {
@@ -174,14 +325,10 @@ fn place(snap: &LoadedSnapshot, item: Item<'_>, k: Option<usize>, to_union: &[u3
             }
             Err(_) => 0,
         },
-        (Item::Key(key), Some(k)) => {
-            let distinct = snap.members().domain_ids().is_some();
-            if distinct {
-                snap.top_k_distinct_into(key, &mut scratch[..k])
-            } else {
-                snap.top_k_into(key, &mut scratch[..k])
-            }
-        }
+        (Item::Key(key), Some(k)) => match rule {
+            ReplicaRule::Distinct => snap.top_k_distinct_into(key, &mut scratch[..k]),
+            ReplicaRule::Plain => snap.top_k_into(key, &mut scratch[..k]),
+        },
         (Item::Partition(p), k) => {
             let LoadedSnapshot::Table(t) = snap else {
                 unreachable!("checked before planning partitions")
@@ -212,8 +359,8 @@ pub fn plan_item(
     let k = request.replicas;
     let mut a = std::mem::take(&mut t.scratch_old);
     let mut b = std::mem::take(&mut t.scratch_new);
-    let na = place(old, item, k, &nodes.old_to, &mut a);
-    let nb = place(new, item, k, &nodes.new_to, &mut b);
+    let na = place(old, item, k, request.rules.0, &nodes.old_to, &mut a);
+    let nb = place(new, item, k, request.rules.1, &nodes.new_to, &mut b);
     let (was, now) = (&a[..na], &b[..nb]);
     if let Some(&o) = was.first() {
         t.old_count[o as usize] += 1;
@@ -255,13 +402,15 @@ pub fn plan_item(
     }
     if let Some(format) = request.moves {
         if owner_moved || copies_changed {
-            write_move(out, format, nodes, item, was, now, k.is_some());
+            let columns = request.set_size(nodes);
+            write_move(out, format, nodes, item, was, now, k.is_some().then_some(columns));
         }
     }
     t.scratch_old = a;
     t.scratch_new = b;
 }
 
+/// Writes one listed item. `columns`: with replicas, the most nodes a replica set holds.
 fn write_move(
     out: &mut Vec<u8>,
     format: MovesFormat,
@@ -269,30 +418,61 @@ fn write_move(
     item: Item<'_>,
     was: &[u32],
     now: &[u32],
-    replicas: bool,
+    columns: Option<usize>,
 ) {
     let id = |i: u32| nodes.ids[i as usize].as_slice();
     let created: Vec<u32> = now.iter().copied().filter(|n| !was.contains(n)).collect();
     let dropped: Vec<u32> = was.iter().copied().filter(|o| !now.contains(o)).collect();
     match format {
-        MovesFormat::Jsonl => {
-            out.push(b'{');
+        MovesFormat::Text => {
             match item {
-                Item::Key(key) => render::json_field(out, "key", key),
+                Item::Key(key) => out.extend_from_slice(key),
                 Item::Partition(p) => {
-                    let _ = write!(out, "\"partition\":{p}");
+                    let _ = write!(out, "{p}");
+                }
+            }
+            let list = |out: &mut Vec<u8>, v: &[u32]| {
+                out.push(b'\t');
+                if v.is_empty() {
+                    out.push(b'-');
+                }
+                for (j, &i) in v.iter().enumerate() {
+                    if j > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(id(i));
+                }
+            };
+            if columns.is_some() {
+                for v in [was, now, &created, &dropped] {
+                    list(out, v);
+                }
+            } else {
+                list(out, &was[..was.len().min(1)]);
+                list(out, &now[..now.len().min(1)]);
+            }
+            out.push(b'\n');
+        }
+        MovesFormat::Jsonl => {
+            match item {
+                Item::Key(key) => {
+                    let _ = write!(out, "{{\"key\":{}", render::json_id(key));
+                }
+                Item::Partition(p) => {
+                    let _ = write!(out, "{{\"partition\":{p}");
                 }
             }
             let list = |v: &[u32]| serde_json::Value::Array(v.iter().map(|&i| render::json_id(id(i))).collect());
             let one = |v: Option<&u32>| v.map_or(serde_json::Value::Null, |&i| render::json_id(id(i)));
-            if replicas {
+            if columns.is_some() {
                 let _ = write!(
                     out,
-                    ",\"from\":{},\"to\":{},\"create\":{},\"drop\":{}}}",
+                    ",\"from\":{},\"to\":{},\"create\":{},\"drop\":{},\"source\":{}}}",
                     list(was),
                     list(now),
                     list(&created),
-                    list(&dropped)
+                    list(&dropped),
+                    one(was.first())
                 );
             } else {
                 let _ = write!(out, ",\"from\":{},\"to\":{}}}", one(was.first()), one(now.first()));
@@ -307,15 +487,29 @@ fn write_move(
                 }
             };
             let name = |v: Option<&u32>| v.map_or(String::new(), |&i| render::show(id(i)));
-            if replicas {
-                // One row per copy action; the source of a new copy is the old owner.
+            if let Some(columns) = columns {
+                // One row per copy action. `source` is the node to read a new
+                // copy from (the old owner); a drop reads nothing, so its
+                // `source` is empty. Every row carries the whole old and new
+                // replica sets, one node per column.
+                let sets = |out: &mut Vec<u8>| {
+                    for set in [was, now] {
+                        for j in 0..columns {
+                            out.push(b',');
+                            render::csv_field(out, &name(set.get(j)));
+                        }
+                    }
+                };
                 for (action, list) in [("create", &created), ("drop", &dropped)] {
                     for &node in list.iter() {
                         lead(out);
                         let _ = write!(out, ",{action},");
                         render::csv_field(out, &render::show(id(node)));
                         out.push(b',');
-                        render::csv_field(out, &name(was.first()));
+                        if action == "create" {
+                            render::csv_field(out, &name(was.first()));
+                        }
+                        sets(out);
                         out.push(b'\n');
                     }
                 }
@@ -331,13 +525,21 @@ fn write_move(
     }
 }
 
-/// The CSV header for a plan's moves.
-pub fn csv_header(partitions: bool, replicas: bool) -> &'static str {
-    match (partitions, replicas) {
-        (false, false) => "key,key_hex,from,to\n",
-        (true, false) => "partition,,from,to\n",
-        (false, true) => "key,key_hex,action,node,source\n",
-        (true, true) => "partition,,action,node,source\n",
+/// The CSV header for a plan's moves; `columns`: with replicas, the most nodes a replica set holds.
+pub fn csv_header(partitions: bool, columns: Option<usize>) -> String {
+    let lead = if partitions { "partition," } else { "key,key_hex" };
+    match columns {
+        None => format!("{lead},from,to\n"),
+        Some(c) => {
+            let mut h = format!("{lead},action,node,source");
+            for side in ["from", "to"] {
+                for j in 1..=c {
+                    h.push_str(&format!(",{side}_{j}"));
+                }
+            }
+            h.push('\n');
+            h
+        }
     }
 }
 
@@ -351,7 +553,7 @@ pub fn plan_lines(
     sink: &mut impl Write,
     progress: &indicatif::ProgressBar,
 ) -> io::Result<Totals> {
-    let k = request.replicas.unwrap_or(1);
+    let k = request.set_size(nodes);
     let mut states: Vec<Totals> = (0..stream::threads())
         .map(|_| Totals::new(nodes.ids.len(), k))
         .collect();
@@ -367,49 +569,51 @@ pub fn plan_lines(
     Ok(total)
 }
 
-/// Plans every partition of two tables with the same partition count.
+/// Plans every partition of two tables with the same partition count. A
+/// refused request is an [`io::ErrorKind::InvalidInput`] error with the reason.
 pub fn plan_partitions(
     old: &LoadedSnapshot,
     new: &LoadedSnapshot,
     nodes: &Nodes,
     request: &Request,
     sink: &mut impl Write,
-) -> Result<Totals, String> {
+) -> io::Result<Totals> {
+    let refuse = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
     let (LoadedSnapshot::Table(a), LoadedSnapshot::Table(b)) = (old, new) else {
-        return Err("--partitions needs two table files (mode = \"table\")".into());
+        return Err(refuse("--partitions needs two table files (mode = \"table\")".into()));
     };
     if a.partition_bits() != b.partition_bits() || a.members().hashing() != b.members().hashing() {
         let hashing = |s: &longstraw_set::TableSnapshot| match s.seed() {
             Some(seed) => format!("seed {seed}"),
             None => "a secret".to_string(),
         };
-        return Err(format!(
+        return Err(refuse(format!(
             "--partitions needs the same partition bits and the same seed or secret in both files \
              (old: bits {} {}, new: bits {} {}); plan --keys instead",
             a.partition_bits(),
             hashing(a),
             b.partition_bits(),
             hashing(b)
-        ));
+        )));
     }
     let k = request.replicas.unwrap_or(1);
     if k > a.replicas().min(b.replicas()) {
-        return Err(format!(
+        return Err(refuse(format!(
             "--replicas {k} is more than the tables store (old {}, new {}); set table.replicas",
             a.replicas(),
             b.replicas()
-        ));
+        )));
     }
-    let mut t = Totals::new(nodes.ids.len(), k);
+    let mut t = Totals::new(nodes.ids.len(), request.set_size(nodes));
     let mut out = Vec::new();
     for p in 0..a.partitions() as u32 {
         plan_item(old, new, nodes, request, Item::Partition(p), &mut t, &mut out);
         if out.len() > 1 << 20 {
-            sink.write_all(&out).map_err(|e| e.to_string())?;
+            sink.write_all(&out)?;
             out.clear();
         }
     }
-    sink.write_all(&out).map_err(|e| e.to_string())?;
+    sink.write_all(&out)?;
     Ok(t)
 }
 
@@ -417,7 +621,7 @@ pub fn plan_partitions(
 pub fn write_summary(
     t: &Totals,
     nodes: &Nodes,
-    replicas: Option<usize>,
+    replicas: Option<(usize, &Rules)>,
     unit: &str,
     w: &mut impl Write,
 ) -> io::Result<()> {
@@ -443,10 +647,21 @@ pub fn write_summary(
         writeln!(w, "unplaced\t{}\tno eligible node in the new membership", t.unplaced)?;
     }
     let show = |i: usize| render::show(&nodes.ids[i]);
-    if let Some(k) = replicas {
+    if let Some((k, rules)) = replicas {
         let created: u64 = t.create.iter().sum();
         let dropped: u64 = t.drop.iter().sum();
         writeln!(w, "replicas\t{k}")?;
+        if rules.old == rules.new {
+            writeln!(w, "replica_rule\t{}\t({})", rules.old.command(), rules.why)?;
+        } else {
+            writeln!(
+                w,
+                "replica_rule\told: {}, new: {}\t({})",
+                rules.old.command(),
+                rules.new.command(),
+                rules.why
+            )?;
+        }
         writeln!(w, "copies_created\t{created}")?;
         writeln!(w, "copies_dropped\t{dropped}\t(drop only after the new copies exist)")?;
         writeln!(w, "copies_optimum\t{}", t.optimum_copies())?;

@@ -1,5 +1,6 @@
-//! How keys and node ids are written: raw bytes in text output, JSON strings
-//! (or `_hex` fields for bytes that are not UTF-8), quoted CSV fields.
+//! How keys and node ids are written: raw bytes in text output, one JSON
+//! shape for both (a string, or `{"hex": ...}` for bytes that are not
+//! UTF-8), quoted CSV fields.
 
 use std::fmt::Write as _;
 
@@ -20,23 +21,9 @@ pub fn show(bytes: &[u8]) -> String {
     }
 }
 
-/// Appends `"name": "text"` or `"name_hex": "hex"` (no braces, no comma).
-pub fn json_field(out: &mut Vec<u8>, name: &str, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            let _ = serde_json::to_writer(&mut *out, name);
-            out.push(b':');
-            let _ = serde_json::to_writer(&mut *out, s);
-        }
-        Err(_) => {
-            let _ = serde_json::to_writer(&mut *out, &format!("{name}_hex"));
-            out.push(b':');
-            let _ = serde_json::to_writer(&mut *out, &hex(bytes));
-        }
-    }
-}
-
-/// A JSON value for an id: a string when UTF-8, `{"hex": ...}` otherwise.
+/// The one JSON shape of a node id or a key in every subcommand's output: a
+/// string when the bytes are UTF-8, `{"hex": "..."}` (lowercase hex of the
+/// bytes) otherwise.
 pub fn json_id(bytes: &[u8]) -> serde_json::Value {
     match std::str::from_utf8(bytes) {
         Ok(s) => serde_json::Value::String(s.to_string()),

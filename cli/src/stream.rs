@@ -13,6 +13,20 @@ use indicatif::ProgressBar;
 /// Bytes read per chunk; each worker takes one chunk per round.
 const CHUNK: usize = 1 << 20;
 
+/// The longest line (a key, without its line ending) any subcommand reads: 16 MiB.
+pub const MAX_LINE: usize = 1 << 24;
+
+/// The error for line `line` (1-based) when it is longer than `limit` bytes.
+fn too_long(line: u64, limit: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "line {line}: longer than the limit of {limit} bytes ({} MiB) for one key; keys are one per line",
+            limit >> 20
+        ),
+    )
+}
+
 /// The keys of a chunk of whole lines.
 pub fn lines(chunk: &[u8]) -> impl Iterator<Item = &[u8]> + '_ {
     let mut rest = chunk;
@@ -37,9 +51,29 @@ pub fn threads() -> usize {
 /// Reads `input` in chunks of whole lines and calls `work(chunk, state, out)`
 /// for each on `states.len()` threads, one state per thread. Whatever `work`
 /// writes to `out` is written to `sink` in input order. Memory is bounded by
-/// the chunk size times the thread count. Returns the bytes read.
+/// the chunk size plus [`MAX_LINE`], times the thread count: a longer line is
+/// an [`io::ErrorKind::InvalidData`] error that names its line number.
+/// Returns the bytes read.
 pub fn for_each_chunk<S, R, W, F>(
+    input: R,
+    states: &mut [S],
+    sink: &mut W,
+    progress: &ProgressBar,
+    work: F,
+) -> io::Result<u64>
+where
+    S: Send,
+    R: Read,
+    W: Write,
+    F: Fn(&[u8], &mut S, &mut Vec<u8>) + Sync,
+{
+    for_each_chunk_limited(input, MAX_LINE, states, sink, progress, work)
+}
+
+/// [`for_each_chunk`] with another line-length limit (for tests).
+pub fn for_each_chunk_limited<S, R, W, F>(
     mut input: R,
+    limit: usize,
     states: &mut [S],
     sink: &mut W,
     progress: &ProgressBar,
@@ -56,6 +90,7 @@ where
     let mut outs: Vec<Vec<u8>> = (0..workers).map(|_| Vec::new()).collect();
     let mut carry: Vec<u8> = Vec::new();
     let mut total = 0u64;
+    let mut lines_done = 0u64;
     let mut eof = false;
     while !eof {
         let mut filled = 0;
@@ -79,10 +114,27 @@ where
             }
             buf.truncate(end);
             total += (end - start) as u64;
-            if !eof {
+            let cut = if eof {
+                buf.len()
+            } else {
                 // Keep the partial last line for the next chunk (all of it
                 // when a line is longer than a chunk: a key is never split).
-                let cut = memchr::memrchr(b'\n', buf).map_or(0, |i| i + 1);
+                memchr::memrchr(b'\n', buf).map_or(0, |i| i + 1)
+            };
+            // Every line of this chunk, and the partial one carried on, within the limit.
+            let mut start_of_line = 0;
+            for end_of_line in memchr::memchr_iter(b'\n', &buf[..cut]).chain([buf.len()]) {
+                let line = &buf[start_of_line..end_of_line];
+                let len = line.len() - usize::from(line.last() == Some(&b'\r'));
+                if len > limit {
+                    return Err(too_long(lines_done + 1, limit));
+                }
+                if end_of_line < buf.len() {
+                    lines_done += 1;
+                }
+                start_of_line = end_of_line + 1;
+            }
+            if !eof {
                 carry.extend_from_slice(&buf[cut..]);
                 buf.truncate(cut);
             }

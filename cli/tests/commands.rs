@@ -150,7 +150,7 @@ fn keys_are_bytes_and_lines_map_to_keys_as_documented() {
         lines[2].iter().copied().chain([b'\n']).collect::<Vec<u8>>()
     );
     let json = String::from_utf8(ok(&["owner", "-m", &m, "-f", "json"], b"\xff\n")).unwrap();
-    assert!(json.starts_with("{\"key_hex\":\"ff\",\"owner\":"), "{json}");
+    assert!(json.starts_with("{\"key\":{\"hex\":\"ff\"},\"owner\":"), "{json}");
     // A file of keys works like stdin.
     let keys = dir.path().join("keys");
     std::fs::write(&keys, input).unwrap();

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use indicatif::ProgressBar;
-use longstraw_cli::plan::{plan_lines, MovesFormat, Nodes, Request};
+use longstraw_cli::plan::{plan_lines, MovesFormat, Nodes, ReplicaRule, Request};
 use longstraw_membership::{Membership, Mode, NodeSpec};
 use longstraw_set::{Options, Rendezvous};
 use serde_json::Value;
@@ -56,9 +56,9 @@ fn hex(b: &[u8]) -> String {
 
 /// A key as the planner lists it: its text, or `hex:` and its hex.
 fn listed_key(v: &Value) -> String {
-    match (v.get("key"), v.get("key_hex")) {
-        (Some(k), _) => k.as_str().unwrap().to_string(),
-        (_, Some(h)) => format!("hex:{}", h.as_str().unwrap()),
+    match &v["key"] {
+        Value::String(k) => k.clone(),
+        Value::Object(o) => format!("hex:{}", o["hex"].as_str().unwrap()),
         _ => panic!("no key in {v}"),
     }
 }
@@ -151,6 +151,7 @@ fn every_listed_move_is_real_and_none_is_missing() {
             let nodes = Nodes::of(&a, &b);
             let request = Request {
                 replicas,
+                rules: (ReplicaRule::Plain, ReplicaRule::Plain),
                 moves: Some(MovesFormat::Jsonl),
             };
             let mut out = Vec::new();
@@ -244,6 +245,7 @@ fn a_plan_between_identical_files_moves_nothing() {
     let ids = Nodes::of(&a, &b);
     let request = Request {
         replicas: Some(2),
+        rules: (ReplicaRule::Plain, ReplicaRule::Plain),
         moves: Some(MovesFormat::Csv),
     };
     let input: Vec<u8> = (0..5000).flat_map(|i| format!("k{i}\n").into_bytes()).collect();

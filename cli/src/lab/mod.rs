@@ -15,7 +15,6 @@ pub mod peers;
 pub mod svg;
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::time::Instant;
 
 use longstraw::SkeletonShape;
@@ -44,17 +43,26 @@ impl Corpus {
         }
         c
     }
-    /// The lines of a file as keys (see `longstraw --help` for how lines map to bytes).
-    pub fn from_lines(path: &Path) -> Result<Corpus, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut c = Corpus {
-            bytes: Vec::with_capacity(bytes.len()),
+    /// The lines of `input` as keys (see `longstraw --help` for how lines map
+    /// to bytes), read with the same line-length limit as every subcommand.
+    pub fn from_lines(input: impl io::Read) -> io::Result<Corpus> {
+        let mut c = [Corpus {
+            bytes: Vec::new(),
             ends: Vec::new(),
-        };
-        for key in crate::stream::lines(&bytes) {
-            c.bytes.extend_from_slice(key);
-            c.ends.push(c.bytes.len());
-        }
+        }];
+        crate::stream::for_each_chunk(
+            input,
+            &mut c,
+            &mut io::sink(),
+            &indicatif::ProgressBar::hidden(),
+            |chunk, c, _| {
+                for key in crate::stream::lines(chunk) {
+                    c.bytes.extend_from_slice(key);
+                    c.ends.push(c.bytes.len());
+                }
+            },
+        )?;
+        let [c] = c;
         Ok(c)
     }
     /// The number of keys.
@@ -115,8 +123,8 @@ pub struct Row {
 pub struct Report {
     /// Keys in the corpus.
     pub keys: usize,
-    /// Node ids, as shown.
-    pub nodes: Vec<String>,
+    /// Node ids: a string, or `{"hex": ...}` when not UTF-8.
+    pub nodes: Vec<serde_json::Value>,
     /// Each node's weight share.
     pub weight_shares: Vec<f64>,
     /// One row per placement.
@@ -387,7 +395,7 @@ pub fn run(m: &Membership, corpus: &Corpus) -> Result<Report, String> {
     }
     Ok(Report {
         keys: corpus.len(),
-        nodes: base.ids.iter().map(|id| crate::render::show(id)).collect(),
+        nodes: base.ids.iter().map(|id| crate::render::json_id(id)).collect(),
         weight_shares,
         rows,
     })
