@@ -197,19 +197,7 @@ fn run(command: Command) -> Result<(), String> {
             }
             lookups(&members, Some(k), distinct, keys_file, format, keys, &mut out)?
         }
-        Command::Check { members } => {
-            let m = Membership::read(&members).map_err(|e| e.to_string())?;
-            let problems = check::problems(&m);
-            if !problems.is_empty() {
-                for p in &problems {
-                    writeln!(out, "{}: {p}", members.display()).map_err(io_err)?;
-                }
-                out.flush().map_err(io_err)?;
-                return Err(format!("{}: {} problem(s)", members.display(), problems.len()));
-            }
-            let (_, snap) = load(&members)?;
-            check::report(&m, &snap, &mut out).map_err(io_err)?;
-        }
+        Command::Check { members } => check::run(&members, &mut out)?,
         Command::Plan {
             from,
             to,

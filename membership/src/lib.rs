@@ -33,6 +33,7 @@
 
 mod atomic;
 mod build;
+mod check;
 mod error;
 mod input;
 mod model;
@@ -41,6 +42,7 @@ mod secret;
 mod write;
 
 pub use build::{Loaded, LoadedSnapshot};
+pub use check::check;
 pub use error::{Error, ErrorKind, Result};
 pub use model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
 
