@@ -34,6 +34,8 @@
 mod atomic;
 mod build;
 mod check;
+#[cfg(all(test, unix))]
+mod doc_messages;
 mod error;
 mod input;
 mod model;
