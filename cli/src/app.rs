@@ -281,19 +281,7 @@ fn run(command: Command) -> Result<(), Failure> {
             }
             lookups(&members, Some(k), distinct, keys, format, key, &mut out)?
         }
-        Command::Check { members } => {
-            let m = Membership::read(&members).map_err(|e| e.to_string())?;
-            let problems = check::problems(&m);
-            if !problems.is_empty() {
-                for p in &problems {
-                    writeln!(out, "{}: {p}", members.display())?;
-                }
-                out.flush()?;
-                return Err(format!("{}: {} problem(s)", members.display(), problems.len()).into());
-            }
-            let (_, snap) = load(&members)?;
-            check::report(&m, &snap, &mut out)?;
-        }
+        Command::Check { members } => check::run(&members, &mut out)?,
         Command::Plan {
             from,
             to,

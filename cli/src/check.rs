@@ -1,63 +1,34 @@
-//! `longstraw check`: every problem of a membership file, then the share each node should get.
+//! `longstraw check`: every problem of a membership file at once, or the settings and the share each node should get.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::path::Path;
 
-use longstraw_membership::{LoadedSnapshot, Membership, Mode};
+use longstraw_membership::{ErrorKind, LoadedSnapshot, Membership};
 
 use crate::render::show;
 
-/// Problems found in a membership file that parsed: each names the lines involved.
-pub fn problems(m: &Membership) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut by_id: HashMap<&[u8], usize> = HashMap::new();
-    let mut by_hash: HashMap<u64, usize> = HashMap::new();
-    for (i, node) in m.nodes.iter().enumerate() {
-        if let Some(&first) = by_id.get(node.id.as_slice()) {
-            found.push(format!(
-                "line {}: nodes[{i}]: duplicate node {} (first at line {})",
-                node.line,
-                show(&node.id),
-                m.nodes[first].line
-            ));
-            continue;
-        }
-        by_id.insert(&node.id, i);
-        if m.secret.is_some() {
-            // Keyed node hashes need the secret; building the set reports a collision.
-            continue;
-        }
-        let hash = longstraw::node_hash(&node.id, m.seed);
-        if let Some(&other) = by_hash.get(&hash) {
-            found.push(format!(
-                "line {}: nodes[{i}]: node {} has the same hash as node {} (line {}) under seed {}; change the seed or an id",
-                node.line,
-                show(&node.id),
-                show(&m.nodes[other].id),
-                m.nodes[other].line,
-                m.seed
-            ));
-        } else {
-            by_hash.insert(hash, i);
+/// `longstraw check -m PATH`: every problem of the file (one per line, each as
+/// loading would report it), or the report of a valid file. The file and its
+/// secret source are read once.
+pub fn run(path: &Path, out: &mut impl Write) -> Result<(), String> {
+    match longstraw_membership::check(path) {
+        Ok((m, loaded)) => report(&m, &loaded.snapshot(), out).map_err(|e| e.to_string()),
+        Err(problems) => {
+            // A file that cannot be read is one error, not a list of problems.
+            if let [p] = problems.as_slice() {
+                if matches!(p.kind, ErrorKind::Io(_)) {
+                    return Err(p.to_string());
+                }
+            }
+            for p in &problems {
+                writeln!(out, "{p}").map_err(|e| e.to_string())?;
+            }
+            out.flush().map_err(|e| e.to_string())?;
+            let s = if problems.len() == 1 { "" } else { "s" };
+            Err(format!("{}: {} problem{s}", path.display(), problems.len()))
         }
     }
-    if m.nodes.iter().all(|n| n.weight == 0.0) {
-        found.push("no node has a positive weight: every lookup would fail".to_string());
-    }
-    if let Mode::Table {
-        distinct_domains: true,
-        replicas,
-        ..
-    } = m.mode
-    {
-        let domains = domain_weights(m).len();
-        if domains < replicas {
-            found.push(format!(
-                "table.distinct_domains with {replicas} replicas needs {replicas} failure domains; the file has {domains}"
-            ));
-        }
-    }
-    found
 }
 
 /// Total weight per failure domain (a node without a domain is a domain of its own).
@@ -87,23 +58,29 @@ fn domain_weights(m: &Membership) -> Vec<(String, f64, usize)> {
 pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io::Result<()> {
     let total: f64 = m.nodes.iter().map(|n| n.weight).sum();
     let drained = m.nodes.iter().filter(|n| n.weight == 0.0).count();
+    // A keyed set places keys by its secret, not a seed: name the source (never the secret).
+    let hashing = match &m.secret {
+        Some(source) => format!("keyed (secret from {})", source.describe()),
+        None => format!("seed {}", m.seed),
+    };
     writeln!(
         out,
-        "ok: {} nodes ({} drained), seed {}, placement {}",
+        "ok: {} nodes ({} drained), {hashing}, placement {}",
         m.nodes.len(),
         drained,
-        m.seed,
         m.placement.number()
     )?;
     match snap {
         LoadedSnapshot::Flat(_) => writeln!(out, "mode: flat")?,
         LoadedSnapshot::Table(t) => writeln!(
             out,
-            "mode: table, 2^{} = {} partitions, {} replicas{}",
+            "mode: table, 2^{} = {} partitions, {} replicas{}{}",
             t.partition_bits(),
             t.partitions(),
             t.replicas(),
-            if t.distinct_domains() { ", distinct domains" } else { "" }
+            if t.distinct_domains() { ", distinct domains" } else { "" },
+            t.balance()
+                .map_or(String::new(), |b| format!(", balance {} (balanced table)", b.as_f64()))
         )?,
         LoadedSnapshot::Skeleton(s) => writeln!(
             out,

@@ -171,7 +171,12 @@ impl Membership {
         .map_err(|e| {
             let i = failed.get();
             let line = i.map(|i| self.nodes[i].line).filter(|&l| l > 0);
-            Error::new("membership", line, i.map(|i| format!("nodes[{i}]")), ErrorKind::Set(e))
+            Error::new(
+                "membership",
+                line,
+                i.map(|i| format!("nodes[{i}]")),
+                self.with_first_line(e),
+            )
         })?;
         Ok(set)
     }

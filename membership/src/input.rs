@@ -88,6 +88,18 @@ fn not_a_file(what: &str) -> io::Error {
     )
 }
 
+/// The error of a read that got no data for `stall`.
+#[cfg(unix)]
+pub(crate) fn stalled(stall: Duration) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::TimedOut,
+        format!(
+            "no data came for {} s (a pipe that nobody writes, or stopped writing?)",
+            stall.as_secs_f64()
+        ),
+    )
+}
+
 /// Reads a regular file or a pipe to its end, refusing more than `limit` bytes.
 #[cfg(unix)]
 fn read_limited(path: &Path, limit: u64, limit_text: &str) -> io::Result<Vec<u8>> {
@@ -110,6 +122,9 @@ fn read_limited(path: &Path, limit: u64, limit_text: &str) -> io::Result<Vec<u8>
     }
     let mut out = Vec::new();
     if kind.is_file() {
+        if file.metadata()?.len() > limit {
+            return Err(too_large(limit_text));
+        }
         // O_NONBLOCK does not apply to regular files.
         file.take(limit + 1).read_to_end(&mut out)?;
         if out.len() as u64 > limit {
@@ -146,13 +161,7 @@ fn read_pipe(mut file: std::fs::File, limit: u64, limit_text: &str, stall: Durat
             return Err(e);
         }
         if ready == 0 {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!(
-                    "no data came for {} s (a pipe that nobody writes, or stopped writing?)",
-                    stall.as_secs_f64()
-                ),
-            ));
+            return Err(stalled(stall));
         }
         match file.read(&mut chunk) {
             // Linux reports a pipe's end only once a writer has opened and closed it.

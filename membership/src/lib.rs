@@ -33,6 +33,9 @@
 
 mod atomic;
 mod build;
+mod check;
+#[cfg(all(test, unix))]
+mod doc_messages;
 mod error;
 mod input;
 mod model;
@@ -41,6 +44,7 @@ mod secret;
 mod write;
 
 pub use build::{Loaded, LoadedSnapshot};
+pub use check::check;
 pub use error::{Error, ErrorKind, Result};
 pub use model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
 

@@ -25,9 +25,18 @@ fn load_save_and_secret_files_refuse_a_nul_byte() {
     // The path up to the NUL exists: it must not be used.
     let cut = PathBuf::from(format!("{}\0.bak", real.display()));
     let shown = format!("{}\\0.bak", real.display());
-    assert_eq!(Membership::read(&cut).unwrap_err().to_string(), format!("{shown}: {NUL}"));
-    assert_eq!(longstraw_membership::load(&cut).unwrap_err().to_string(), format!("{shown}: {NUL}"));
-    let e = Membership::parse("[[nodes]]\nid = \"b\"\n", "t").unwrap().write(&cut).unwrap_err();
+    assert_eq!(
+        Membership::read(&cut).unwrap_err().to_string(),
+        format!("{shown}: {NUL}")
+    );
+    assert_eq!(
+        longstraw_membership::load(&cut).unwrap_err().to_string(),
+        format!("{shown}: {NUL}")
+    );
+    let e = Membership::parse("[[nodes]]\nid = \"b\"\n", "t")
+        .unwrap()
+        .write(&cut)
+        .unwrap_err();
     assert_eq!(e.to_string(), format!("{shown}: {NUL}"));
     assert_eq!(std::fs::read_to_string(&real).unwrap(), "[[nodes]]\nid = \"a\"\n");
 
