@@ -22,7 +22,7 @@ C_LINK := -L$(C_LIBDIR) -llongstraw -Wl,-rpath,$(C_LIBDIR)
 C_STATIC := $(C_LIBDIR)/liblongstraw.a -lpthread -ldl -lm
 CARGO_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' $(ROOT)/Cargo.toml | head -n 1)
 VECTORS := $(ROOT)/tests/vectors/placement-v1.json
-SCALE_VECTORS := $(addprefix $(ROOT)/tests/vectors/,table-v1.json skeleton-v1.json domains-v1.json table-balanced-v1.json keyed-v1.json)
+SCALE_VECTORS := $(addprefix $(ROOT)/tests/vectors/,table-v1.json skeleton-v1.json domains-v1.json table-balanced-v1.json keyed-v1.json table-balanced-caps-v1.json)
 VALGRIND := valgrind -q --error-exitcode=99 --suppressions=$(ROOT)/tests/c/valgrind.supp --leak-check=full --show-leak-kinds=definite,indirect,possible \
             --errors-for-leak-kinds=definite,indirect,possible
 PREFIX ?= /usr/local
@@ -81,7 +81,8 @@ $(C_BUILD)/%: $(ROOT)/tests/c/%.c $(ROOT)/tests/c/check.h $(ROOT)/tests/c/json_i
 C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $(C_BUILD)/test_validation \
 	$(C_BUILD)/test_edges \
 	$(C_BUILD)/test_membership \
-	$(C_BUILD)/test_bounded
+	$(C_BUILD)/test_bounded \
+	$(C_BUILD)/test_vectors_bounded
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
@@ -92,6 +93,7 @@ c-tests: c-deps $(C_TESTS)
 	$(C_BUILD)/test_edges $(ROOT)/tests/vectors/placement-v1-edges.json
 	@mkdir -p $(C_BUILD)/scratch && $(C_BUILD)/test_membership $(ROOT) $(C_BUILD)/scratch
 	$(C_BUILD)/test_bounded 20000
+	$(C_BUILD)/test_vectors_bounded $(ROOT)/tests/vectors/bounded-v1.json
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
