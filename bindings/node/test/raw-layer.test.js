@@ -4,6 +4,9 @@
 // Each is a TypeError or RangeError (never a crash, a bad cast or a silent answer).
 const test = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const { Rendezvous, Table, Skeleton, Snapshot, BoundedLoad } = require('..')
 
 const NODES = ['a', 'b', 'c']
@@ -141,4 +144,31 @@ test('ids and keys of the wrong type are TypeErrors naming the argument', () => 
   // A lone surrogate in a node id or a key.
   assert.throws(() => new Rendezvous(['a\ud800']), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING' })
   assert.throws(() => new Rendezvous(NODES).owner('\udc00k'), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING' })
+})
+
+test('a membership file path that is not a string, or holds NUL, is a TypeError; nothing is read or written', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'longstraw-paths-'))
+  try {
+    const cut = path.join(dir, 'cut')
+    fs.writeFileSync(path.join(dir, 'cut.toml'), 'format = 1\nmode = "flat"\n\n[[nodes]]\nid = "a"\n')
+    const nul = cut + '\0.toml'
+    for (const Cls of [Rendezvous, Table, Skeleton]) {
+      for (const bad of [5, null, undefined, Buffer.from('x.toml'), {}]) {
+        assert.throws(() => Cls.load(bad), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /^path must be a string; got / })
+        await assert.rejects(Cls.loadAsync(bad), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /^path must be a string; got / })
+      }
+      const nulError = { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING', message: /^path contains a NUL character/ }
+      assert.throws(() => Cls.load(nul), nulError)
+      await assert.rejects(Cls.loadAsync(nul), nulError)
+      assert.throws(() => Cls.load('x\ud800.toml'), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING' })
+    }
+    const set = new Rendezvous(['a'], { secret: Buffer.alloc(16, 7) })
+    assert.throws(() => set.save(5, { secretEnv: 'S' }), { name: 'TypeError', message: /^path must be a string/ })
+    assert.throws(() => set.save(cut + '\0x', { secretEnv: 'S' }), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING' })
+    assert.throws(() => set.save(path.join(dir, 'out.toml'), { secretFile: 'key\0.hex' }), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING', message: /^options\.secretFile contains a NUL/ })
+    assert.throws(() => set.save(path.join(dir, 'out.toml'), { secretEnv: 'S\0' }), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_STRING' })
+    assert.deepEqual(fs.readdirSync(dir), ['cut.toml'])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })
