@@ -519,14 +519,24 @@ impl Js {
                 if lossless {
                     Ok(value)
                 } else {
+                    // A value just out of range is shown; a longer one may be a
+                    // 128-bit secret given as the seed by mistake, and is not.
+                    let shown = match self.coerce_to_string(v) {
+                        Some(s) if s.trim_start_matches('-').len() <= 20 => format!("seed {s}n"),
+                        _ => "seed (a bigint of more than 20 digits)".into(),
+                    };
                     Err(JsErr::new(
                         Kind::Range,
                         codes::INVALID_SEED,
-                        format!("seed {} is outside 0n..=2n**64n-1n", self.describe(v)),
+                        format!("{shown} is outside 0n..=2n**64n-1n"),
                     ))
                 }
             }
-            _ => Err(self.wrong_type(v, &|| "seed".into(), "a number or bigint")),
+            // Only the type: a string here may be a secret given as the seed.
+            _ => Err(JsErr::type_error(format!(
+                "seed must be a number or bigint; got {}",
+                self.describe_type_only(v)
+            ))),
         }
     }
 

@@ -22,6 +22,7 @@ mod members;
 mod membership_file;
 mod modes;
 mod raw;
+mod receivers;
 mod rendezvous;
 mod skeleton;
 mod snapshot;
@@ -53,5 +54,6 @@ pub const PLACEMENT: u32 = 1;
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> Result<()> {
     compiled::install(env.raw());
+    receivers::install(env.raw(), exports.raw());
     fast::install(env.raw(), exports.raw()).or_throw(&env)
 }

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use longstraw_membership::Loaded;
 use napi::bindgen_prelude::*;
 
-use crate::error::JsErr;
+use crate::error::{JsErr, Res};
 use crate::membership_file::{load, FromFile, Wanted};
 
 /// A class a membership file loads into.
@@ -24,14 +24,15 @@ pub trait FileSet: Sized {
 
 /// One `loadAsync(path)` call.
 pub struct LoadTask<T> {
-    path: String,
+    /// The path, or the error reading the argument (the promise rejects with it).
+    path: Res<String>,
     failed: Option<JsErr>,
     // `fn() -> T`: the task holds no `T`, so it is `Send` whatever `T` is.
     class: PhantomData<fn() -> T>,
 }
 
 impl<T: FileSet + ToNapiValue + TypeName> LoadTask<T> {
-    pub fn new(path: String) -> AsyncTask<LoadTask<T>> {
+    pub fn new(path: Res<String>) -> AsyncTask<LoadTask<T>> {
         AsyncTask::new(LoadTask {
             path,
             failed: None,
@@ -45,7 +46,11 @@ impl<T: FileSet + ToNapiValue + TypeName> Task for LoadTask<T> {
     type JsValue = T;
 
     fn compute(&mut self) -> napi::Result<FromFile<Loaded>> {
-        load(&self.path, T::WANTED).map_err(|e| {
+        let result = match &self.path {
+            Ok(path) => load(path, T::WANTED),
+            Err(e) => Err(e.clone()),
+        };
+        result.map_err(|e| {
             let reason = e.message.clone();
             self.failed = Some(e);
             napi::Error::from_reason(reason)

@@ -72,6 +72,26 @@ pub fn load(path: &str, wanted: Wanted) -> Res<FromFile<Loaded>> {
     })
 }
 
+/// The `path` argument of `load`, `loadAsync` and `save`: a string without
+/// NUL (the operating system would read the path only up to it, so another
+/// file).
+pub fn path_arg(js: Js, v: sys::napi_value) -> Res<String> {
+    if js.type_of(v)? != JsType::String {
+        return Err(js.wrong_type(v, &|| "path".into(), "a string"));
+    }
+    let mut buf = KeyBuf::default();
+    let bytes = js.bytes(v, &mut buf, &|| "path".into())?;
+    if bytes.contains(&0) {
+        return Err(JsErr::new(
+            Kind::Type,
+            codes::INVALID_STRING,
+            "path contains a NUL character; a path ends at the first NUL, so it would name another file",
+        ));
+    }
+    // `bytes` refuses lone surrogates, so the UTF-8 is valid.
+    Ok(String::from_utf8_lossy(bytes).into_owned())
+}
+
 /// Where the secret of a keyed set is to be read from when the saved file is
 /// loaded: `save`'s `{ secretFile, secretEnv }`.
 #[derive(Default)]
@@ -111,6 +131,13 @@ fn string_option(js: Js, v: sys::napi_value, name: &str) -> Res<Option<String>> 
         JsType::String => {
             let mut buf = KeyBuf::default();
             let bytes = js.bytes(v, &mut buf, &|| format!("options.{name}"))?;
+            if bytes.contains(&0) {
+                return Err(JsErr::new(
+                    Kind::Type,
+                    codes::INVALID_STRING,
+                    format!("options.{name} contains a NUL character, which no file name or environment variable has"),
+                ));
+            }
             // `bytes` refuses lone surrogates, so the UTF-8 is valid.
             Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
         }

@@ -75,9 +75,10 @@ impl Rendezvous {
     /// It blocks the event loop until the file (and a keyed file's secret)
     /// has been read: use `loadAsync` where that may wait (a FIFO, a network
     /// file system, a large file).
-    #[napi(catch_unwind, factory)]
-    pub fn load(env: &Env, path: String) -> Result<Self> {
-        crate::membership_file::load(&path, Wanted::Flat)
+    #[napi(catch_unwind, factory, ts_args_type = "path: string")]
+    pub fn load(env: &Env, path: Unknown<'_>) -> Result<Self> {
+        crate::membership_file::path_arg(js(env), path.raw())
+            .and_then(|path| crate::membership_file::load(&path, Wanted::Flat))
             .map(|from| Rendezvous::wrap(env, from))
             .or_throw(env)
     }
@@ -85,9 +86,9 @@ impl Rendezvous {
     /// `Rendezvous.loadAsync(path)`: `load` on the libuv thread pool, so the
     /// event loop keeps turning while the file and its secret are read. A bad
     /// file rejects with the error `load` would throw.
-    #[napi(ts_return_type = "Promise<Rendezvous>")]
-    pub fn load_async(path: String) -> AsyncTask<LoadTask<Rendezvous>> {
-        LoadTask::new(path)
+    #[napi(catch_unwind, ts_args_type = "path: string", ts_return_type = "Promise<Rendezvous>")]
+    pub fn load_async(env: &Env, path: Unknown<'_>) -> AsyncTask<LoadTask<Rendezvous>> {
+        LoadTask::new(crate::membership_file::path_arg(js(env), path.raw()))
     }
 
     /// Saves the current membership as a membership file that pins the seed,
@@ -100,10 +101,12 @@ impl Rendezvous {
         catch_unwind,
         ts_args_type = "path: string, options?: { secretFile?: string; secretEnv?: string }"
     )]
-    pub fn save(&self, env: &Env, path: String, options: Unknown<'_>) -> Result<()> {
+    pub fn save(&self, env: &Env, path: Unknown<'_>, options: Unknown<'_>) -> Result<()> {
         let membership = longstraw_membership::Membership::of_snapshot(&self.inner.snapshot());
-        crate::membership_file::save_options(js(env), options.raw())
-            .and_then(|o| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
+        let js = js(env);
+        crate::membership_file::path_arg(js, path.raw())
+            .and_then(|path| Ok((path, crate::membership_file::save_options(js, options.raw())?)))
+            .and_then(|(path, o)| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
             .or_throw(env)
     }
 

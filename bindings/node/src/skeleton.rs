@@ -94,9 +94,10 @@ impl Skeleton {
     /// It blocks the event loop until the file (and a keyed file's secret)
     /// has been read and the set built: use `loadAsync` where that may wait
     /// (a FIFO, a network file system, a large file).
-    #[napi(catch_unwind, factory)]
-    pub fn load(env: &Env, path: String) -> Result<Self> {
-        crate::membership_file::load(&path, Wanted::Skeleton)
+    #[napi(catch_unwind, factory, ts_args_type = "path: string")]
+    pub fn load(env: &Env, path: Unknown<'_>) -> Result<Self> {
+        crate::membership_file::path_arg(js(env), path.raw())
+            .and_then(|path| crate::membership_file::load(&path, Wanted::Skeleton))
             .map(|from| Skeleton::wrap(env, from))
             .or_throw(env)
     }
@@ -104,9 +105,9 @@ impl Skeleton {
     /// `Skeleton.loadAsync(path)`: `load` on the libuv thread pool, so the
     /// event loop keeps turning while the file and its secret are read and
     /// the set is built. A bad file rejects with the error `load` would throw.
-    #[napi(ts_return_type = "Promise<Skeleton>")]
-    pub fn load_async(path: String) -> AsyncTask<LoadTask<Skeleton>> {
-        LoadTask::new(path)
+    #[napi(catch_unwind, ts_args_type = "path: string", ts_return_type = "Promise<Skeleton>")]
+    pub fn load_async(env: &Env, path: Unknown<'_>) -> AsyncTask<LoadTask<Skeleton>> {
+        LoadTask::new(crate::membership_file::path_arg(js(env), path.raw()))
     }
 
     /// Saves the current membership as a membership file that pins the seed,
@@ -119,10 +120,12 @@ impl Skeleton {
         catch_unwind,
         ts_args_type = "path: string, options?: { secretFile?: string; secretEnv?: string }"
     )]
-    pub fn save(&self, env: &Env, path: String, options: Unknown<'_>) -> Result<()> {
+    pub fn save(&self, env: &Env, path: Unknown<'_>, options: Unknown<'_>) -> Result<()> {
         let membership = longstraw_membership::Membership::of_skeleton(&self.inner.snapshot());
-        crate::membership_file::save_options(js(env), options.raw())
-            .and_then(|o| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
+        let js = js(env);
+        crate::membership_file::path_arg(js, path.raw())
+            .and_then(|path| Ok((path, crate::membership_file::save_options(js, options.raw())?)))
+            .and_then(|(path, o)| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
             .or_throw(env)
     }
 

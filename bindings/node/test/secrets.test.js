@@ -144,6 +144,23 @@ test('a right secret with a seed, or with a bad node: the error does not show it
   }
 })
 
+test('a secret given as the seed by mistake is not shown either', () => {
+  const wrong = [HEX, BYTES.toString('latin1'), BigInt('0x' + HEX), -BigInt('0x' + HEX), BYTES]
+  for (const [name, build] of CONSTRUCTORS) {
+    for (const seed of wrong) {
+      let caught = null
+      try { build({ seed }) } catch (e) { caught = e }
+      assert.ok(caught instanceof TypeError || caught instanceof RangeError, `${name}: ${caught}`)
+      assert.match(caught.message, /^seed /)
+      assertNoWindow(shownOf(caught), [HEX, BYTES, seed], `${name} seed ${typeof seed}`)
+    }
+  }
+  assert.throws(() => new Rendezvous(['a'], { seed: BigInt('0x' + HEX) }), {
+    name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_SEED', message: 'seed (a bigint of more than 20 digits) is outside 0n..=2n**64n-1n'
+  })
+  assert.throws(() => new Rendezvous(['a'], { seed: HEX }), { name: 'TypeError', message: 'seed must be a number or bigint; got a string' })
+})
+
 test('keyed sets and snapshots: inspect, console.log, String and JSON show no part of the secret', () => {
   const logged = []
   const original = console.log
