@@ -159,6 +159,8 @@ c-install-check: c-lib
 	  $$(PKG_CONFIG_PATH=$(C_BUILD)/prefix/lib/pkgconfig pkg-config --cflags --libs longstraw-static)
 	! ldd $(C_BUILD)/demo_installed_static | grep -q liblongstraw
 	cmp <($(C_BUILD)/demo_installed) <($(C_BUILD)/demo_installed_static)
+	$(C_BUILD)/demo_installed > $(C_BUILD)/demo_installed.out
+	bash $(ROOT)/tools/dist/cmake-consumer.sh $(ROOT) $(C_BUILD)/prefix $(C_BUILD)/cmake-consumer $(CARGO_VERSION) $(C_BUILD)/demo_installed.out
 	@echo "c: make install + pkg-config: OK"
 
 test-c: build-c c-rust-tests c-symbols c-tests c-valgrind c-sanitizers c-tsan c-cpp c-install-check

@@ -10,7 +10,7 @@
 #   dist/node/longstraw-V.tgz, longstraw-linux-x64-gnu-V.tgz
 #   dist/c/longstraw-V-x86_64-unknown-linux-gnu.tar.gz
 #   dist/go/longstraw-go-vV/ (the module, unpacked), dist/go/proxy/... (the module zip, GOPROXY layout)
-#   dist/rust/longstraw-V.crate, longstraw-set-V.crate
+#   dist/rust/longstraw-V.crate, longstraw-set-V.crate, longstraw-membership-V.crate, longstraw-cli-V.crate
 .PHONY: dist dist-check dist-check-installed dist-check-crates version-check dist-python dist-node dist-c dist-c-lib dist-go dist-rust dist-sums \
         dist-deps dist-clean
 
@@ -158,18 +158,21 @@ dist-go: dist-c-lib
 	python3 $(ROOT)/tools/dist/go_module_zip.py $(DIST_GO_DIR) $(DIST_GO_MODULE) v$(DIST_VERSION) $(DIST)/go/proxy
 	@echo "dist: $(DIST_GO_DIR)/ and $(DIST)/go/proxy/ (module zip, GOPROXY layout)"
 
-# ---- Rust: the two crates, published together ----
+# ---- Rust: the four crates, published together ----
+# longstraw (core), longstraw-set, longstraw-membership (the membership file) and longstraw-cli (the
+# `longstraw` command), in dependency order; cargo packages and verifies them against each other.
+DIST_CRATES := longstraw longstraw-set longstraw-membership longstraw-cli
 dist-rust:
 	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
-	$(CARGO) package --quiet $(DIST_DIRTY) -p longstraw -p longstraw-set
-	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) -p longstraw -p longstraw-set
-	cp $(C_TARGET_DIR)/package/longstraw-$(DIST_VERSION).crate $(C_TARGET_DIR)/package/longstraw-set-$(DIST_VERSION).crate $(DIST)/rust/
+	$(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	cp $(foreach c,$(DIST_CRATES),$(C_TARGET_DIR)/package/$(c)-$(DIST_VERSION).crate) $(DIST)/rust/
 	@tar tzf $(DIST)/rust/longstraw-$(DIST_VERSION).crate | grep '/tests/vectors/placement-v1.json$$' >/dev/null \
 	  || { echo "dist: the longstraw crate lacks tests/vectors"; exit 1; }
-	@for c in longstraw longstraw-set; do for f in README.md LICENSE-MIT LICENSE-APACHE; do \
+	@for c in $(DIST_CRATES); do for f in README.md LICENSE-MIT LICENSE-APACHE; do \
 	  tar tzf $(DIST)/rust/$$c-$(DIST_VERSION).crate | grep -x "$$c-$(DIST_VERSION)/$$f" >/dev/null \
 	    || { echo "dist: $$c crate lacks $$f"; exit 1; }; done; done
-	@echo "dist: $(DIST)/rust: longstraw and longstraw-set $(DIST_VERSION) (package + publish --dry-run passed)"
+	@echo "dist: $(DIST)/rust: $(DIST_CRATES) $(DIST_VERSION) (package + publish --dry-run passed)"
 
 dist-sums:
 	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' \) \
@@ -182,20 +185,35 @@ dist-check: dist c-deps
 	@$(MAKE) --no-print-directory dist-check-installed dist-check-crates
 
 # The crates' own tests, run from the unpacked .crate files outside the workspace (so a test that
-# reads ../tests/vectors fails here), longstraw-set against the unpacked longstraw as crates.io would
-# serve it. These need cargo: Rust users build from source. The files get a fresh mtime because a
+# reads ../tests/vectors fails here), each against the unpacked crates it depends on, as crates.io would
+# serve them. These need cargo: Rust users build from source. The files get a fresh mtime because a
 # .crate's are from 2006, and cargo would otherwise reuse test binaries built from an earlier unpacking
-# (whose CARGO_MANIFEST_DIR is gone).
+# (whose CARGO_MANIFEST_DIR is gone). longstraw-membership and longstraw-cli run their unit tests (their
+# integration tests read the repository's tests/ folder), and the unpacked command loads a membership
+# file and answers the owner the README shows for it.
+DIST_PATCH = --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'" \
+  --config "patch.crates-io.longstraw-set.path='$$d/longstraw-set-$(DIST_VERSION)'" \
+  --config "patch.crates-io.longstraw-membership.path='$$d/longstraw-membership-$(DIST_VERSION)'"
 dist-check-crates:
 	@d=$$(mktemp -d "$${TMPDIR:-/tmp}/longstraw-crates.XXXXXX") && trap 'rm -rf "$$d"' EXIT && \
-	for c in longstraw longstraw-set; do tar -xzf $(DIST)/rust/$$c-$(DIST_VERSION).crate -C $$d; done && \
+	for c in $(DIST_CRATES); do tar -xzf $(DIST)/rust/$$c-$(DIST_VERSION).crate -C $$d; done && \
 	find $$d -type f -exec touch {} + && \
 	export CARGO_TARGET_DIR=$(C_TARGET_DIR)/dist-check-crates && \
 	echo "dist-check: cargo test in the unpacked longstraw-$(DIST_VERSION).crate" && \
 	(cd $$d/longstraw-$(DIST_VERSION) && $(CARGO) test --quiet --release) && \
 	echo "dist-check: cargo test in the unpacked longstraw-set-$(DIST_VERSION).crate" && \
 	(cd $$d/longstraw-set-$(DIST_VERSION) && $(CARGO) test --quiet --release \
-	  --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'")
+	  --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'") && \
+	echo "dist-check: cargo test --lib in the unpacked longstraw-membership-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-membership-$(DIST_VERSION) && $(CARGO) test --quiet --release --lib $(DIST_PATCH)) && \
+	echo "dist-check: cargo test --lib --bins, then the command, in the unpacked longstraw-cli-$(DIST_VERSION).crate" && \
+	(cd $$d/longstraw-cli-$(DIST_VERSION) && $(CARGO) test --quiet --release --lib --bins $(DIST_PATCH) && \
+	  $(CARGO) build --quiet --release $(DIST_PATCH)) && \
+	printf 'seed = 0\n[[nodes]]\nid = "cache-a"\n[[nodes]]\nid = "cache-b"\n[[nodes]]\nid = "cache-c"\n' > $$d/members.toml && \
+	$$CARGO_TARGET_DIR/release/longstraw check -m $$d/members.toml >/dev/null && \
+	owner=$$($$CARGO_TARGET_DIR/release/longstraw owner -m $$d/members.toml user:42) && \
+	case "$$owner" in *cache-c*) echo "dist-check: the unpacked longstraw command loads a membership file: user:42 -> cache-c";; \
+	  *) echo "dist-check: the unpacked longstraw command says '$$owner' for user:42, the README says cache-c"; exit 1;; esac
 
 dist-check-installed:
 	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \

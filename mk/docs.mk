@@ -14,6 +14,7 @@ $(TYPECHECK_DIR)/node_modules/.package-lock.json: $(TYPECHECK_DIR)/package.json 
 typecheck-tools: $(TYPECHECK_DIR)/node_modules/.package-lock.json
 
 docs-examples: build-python build-node go-lib c-lib
+	python3 $(ROOT)/tools/doctest/test_doc_tools.py
 	$(CARGO) build --quiet --release -p longstraw-cli
 	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO)
 

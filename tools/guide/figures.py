@@ -3,7 +3,7 @@
 
 Inputs (nothing is typed in by hand):
   * the JSON of `longstraw lab --json` on tools/guide/fleet.toml (shares per node, keys moved per change);
-  * bench/results/*.json (lookup time against n per mode and per peer);
+  * bench/results/*.json (lookup time against n per mode and per peer, from n = 8);
   * bench/results/2026-12-01-bounded-sim.json (the bounded-load simulation: busiest node over the average).
 
 Usage: figures.py --lab LAB.json --out docs/guide/src/img
@@ -140,21 +140,29 @@ def moves(lab: dict, out: Path) -> None:
     svg.write(out / "moves.svg")
 
 
-# The lookup picture: each mode and peer of the scale benchmark, ns per key against n, on log axes.
+# The lookup picture: ns per key against n, on log axes, from two runs on the same machine:
+#   * the peer comparison of the core benchmark (n = 8 to 4096): longstraw flat next to a ring, jump hash and
+#     maglev, where small fleets are (the crates a Rust user would pick instead, in one criterion group);
+#   * the scale benchmark (n = 1,000 to 100,000): the table and skeleton modes.
+# The x axis starts at n = LOOKUP_AXIS_FROM whatever the smallest measured n is, so small fleets have room.
+LOOKUP_AXIS_FROM = 4
+SMALL_RUN = "2026-11-29-rust-core-f344840"
+SMALL_SERIES = [
+    ("longstraw", "longstraw flat"),
+    ("hashring-100vn", "ring, 100 vnodes (peer)"),
+    ("jump-xxh3", "jump (peer)"),
+    ("maglev", "maglev (peer)"),
+]
 LOOKUP_RUN = "2026-11-29-scale-lookup"
 LOOKUP_SERIES = [
-    ("flat-hrw", "longstraw flat"),
     ("table", "longstraw table"),
     ("skeleton-default", "longstraw skeleton"),
-    ("hashring-100vnodes", "ring, 100 vnodes (peer)"),
-    ("jump-xxh3", "jump (peer)"),
-    ("anchorhash", "anchorhash (peer)"),
-    ("maglev", "maglev (peer)"),
 ]
 TO_NS = {"ns": 1.0, "µs": 1e3, "us": 1e3, "ms": 1e6}
 
 
 def lookup_points(run: dict, series: str) -> list[tuple[int, float]]:
+    """criterion/lookup/<series>/<n>/per-element of the scale benchmark."""
     points = []
     for key, value in run["values"].items():
         parts = key.split("/")
@@ -164,18 +172,40 @@ def lookup_points(run: dict, series: str) -> list[tuple[int, float]]:
     return sorted(points)
 
 
+def peer_points(run: dict, series: str) -> list[tuple[int, float]]:
+    """peers-single/<series>/n-<n> of the core benchmark: "29.2 ns (2.2x)" is 29.2 ns per key."""
+    points = []
+    for key, value in run["values"].items():
+        parts = key.split("/")
+        if len(parts) == 3 and parts[0] == "peers-single" and parts[1] == series and parts[2].startswith("n-"):
+            number, unit = value.split()[:2]
+            points.append((int(parts[2][2:]), float(number) * TO_NS[unit]))
+    return sorted(points)
+
+
 def lookup_time(out: Path) -> None:
-    run = json.loads((RESULTS / f"{LOOKUP_RUN}.json").read_text(encoding="utf-8"))
-    data = [(label, lookup_points(run, key)) for key, label in LOOKUP_SERIES]
+    small = json.loads((RESULTS / f"{SMALL_RUN}.json").read_text(encoding="utf-8"))
+    scale = json.loads((RESULTS / f"{LOOKUP_RUN}.json").read_text(encoding="utf-8"))
+    data = [(label, peer_points(small, key)) for key, label in SMALL_SERIES]
+    data += [(label, lookup_points(scale, key)) for key, label in LOOKUP_SERIES]
     data = [(label, pts) for label, pts in data if pts]
     ns = sorted({n for _, pts in data for n, _ in pts})
-    lo_t, hi_t = 10.0, 10.0 ** math.ceil(math.log10(max(t for _, pts in data for _, t in pts)))
-    svg = Svg(820, 420, "Lookup time per key against the number of nodes (log-log)",
-              f"bench/results/{LOOKUP_RUN}.json: criterion, {run.get('backend', '?')} backend; lower is better")
-    svg.text(16, 405, f"load average during the run: {run.get('load_average', '?')} (a loaded machine: "
-             "read the shape and the crossings, not exact times)", extra='fill="#444" font-size="12"')
+    n_lo, n_hi = min(LOOKUP_AXIS_FROM, ns[0]), ns[-1]
+    lo_t = 10.0 ** math.floor(math.log10(min(t for _, pts in data for _, t in pts)))
+    hi_t = 10.0 ** math.ceil(math.log10(max(t for _, pts in data for _, t in pts)))
+    if small["cpu"] != scale["cpu"]:
+        raise SystemExit(f"{SMALL_RUN} and {LOOKUP_RUN} ran on different machines: one picture would mislead")
+    svg = Svg(820, 470, "Lookup time per key against the number of nodes (log-log)",
+              f"{small['cpu']}; longstraw's AVX-512 backend; lower is better")
+    notes = [
+        f"n = 8 to 4,096 (flat and peers): bench/results/{SMALL_RUN}.json, load average {small.get('load_average', '?')}",
+        f"table and skeleton: bench/results/{LOOKUP_RUN}.json, load average {scale.get('load_average', '?')}",
+        f"A shared machine: read the shape and the crossings, not exact times. Smallest n measured: {ns[0]}.",
+    ]
+    for k, note in enumerate(notes):
+        svg.text(16, 420 + k * 17, note, extra='fill="#444" font-size="12"')
     x0, x1, y0, y1 = 80, 560, 70, 370
-    lx = lambda n: x0 + (math.log10(n) - math.log10(ns[0])) / (math.log10(ns[-1]) - math.log10(ns[0])) * (x1 - x0)  # noqa: E731
+    lx = lambda n: x0 + (math.log10(n) - math.log10(n_lo)) / (math.log10(n_hi) - math.log10(n_lo)) * (x1 - x0)  # noqa: E731
     ly = lambda t: y1 - (math.log10(t) - math.log10(lo_t)) / (math.log10(hi_t) - math.log10(lo_t)) * (y1 - y0)  # noqa: E731
     decade = lo_t
     while decade <= hi_t:
@@ -183,9 +213,10 @@ def lookup_time(out: Path) -> None:
         label = f"{decade:g} ns" if decade < 1000 else f"{decade / 1000:g} µs"
         svg.text(x0 - 8, ly(decade) + 4, label, "end")
         decade *= 10
-    for n in ns:
+    for n in sorted({n_lo, *ns}):
         svg.line(lx(n), y0, lx(n), y1, "#e3e3e3")
-        svg.text(lx(n), y1 + 18, f"n = {n:,}", "middle")
+        svg.text(lx(n), y1 + 18, f"{n:,}", "middle", 'font-size="11"')
+    svg.text((x0 + x1) / 2, y1 + 34, "nodes (n)", "middle")
     for i, (label, pts) in enumerate(data):
         colour = PALETTE[i % len(PALETTE)]
         dash = '' if label.startswith("longstraw") else ' stroke-dasharray="6,3"'
@@ -196,7 +227,7 @@ def lookup_time(out: Path) -> None:
     svg.legend(x1 + 30, 90, [label for label, _ in data], [PALETTE[i % len(PALETTE)] for i in range(len(data))])
     svg.text(x1 + 30, 90 + len(data) * 18 + 10, "solid: longstraw; dashed: peers", extra='fill="#444"')
     svg.text(x1 + 30, 90 + len(data) * 18 + 28, "a missing point: not measured", extra='fill="#444"')
-    svg.text(x1 + 30, 90 + len(data) * 18 + 46, "at that n in this run", extra='fill="#444"')
+    svg.text(x1 + 30, 90 + len(data) * 18 + 46, "at that n in that run", extra='fill="#444"')
     svg.write(out / "lookup-vs-n.svg")
 
 

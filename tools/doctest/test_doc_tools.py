@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Unit tests of the docs tooling: the docs runner's C rule and the guide's rendering hook.
+
+Run with `python3 tools/doctest/test_doc_tools.py` (part of `make test-docs`); standard library only.
+"""
+
+from __future__ import annotations
+
+import sys
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "doctest"))
+sys.path.insert(0, str(ROOT / "docs" / "guide"))
+
+import hooks  # noqa: E402
+import run_docs  # noqa: E402
+
+
+def block(lines: list[str], info: str = "c") -> run_docs.Block:
+    return run_docs.Block(ROOT / "README.md", 2, info.split(), lines)
+
+
+class CBlocks(unittest.TestCase):
+    def test_a_whole_program_is_compiled_as_shown(self) -> None:
+        self.assertEqual(run_docs.c_kind(block(["#include <stdio.h>", "int main(void) {", "  return 0;", "}"])),
+                         "program")
+
+    def test_a_fragment_must_say_so_on_its_first_line(self) -> None:
+        self.assertEqual(run_docs.c_kind(block(["/* fragment: inside main() */", "int x = 1;"])), "fragment")
+        self.assertEqual(run_docs.c_kind(block(["// a fragment of the program above", "int x = 1;"])), "fragment")
+
+    def test_statements_without_main_or_a_fragment_mark_are_refused(self) -> None:
+        self.assertEqual(run_docs.c_kind(block(["#include <longstraw.h>", "longstraw_rendezvous *set;",
+                                                "longstraw_rendezvous_new(0, 1, &set);"])), "")
+        # "fragment" later in the block is not a visible mark at its top
+        self.assertEqual(run_docs.c_kind(block(["int x = 1;", "/* fragment */"])), "")
+
+
+class GuideHook(unittest.TestCase):
+    def test_markers_after_the_language_are_dropped(self) -> None:
+        self.assertEqual(hooks.on_page_markdown("```js esm\nx\n```"), "```js\nx\n```")
+
+    def test_runner_notes_of_a_not_run_block_are_not_rendered(self) -> None:
+        src = "```sh not-run\n# not run by the docs runner: dist/ is not built\nmkdir -p /opt/x\n```"
+        self.assertEqual(hooks.on_page_markdown(src), "```sh\nmkdir -p /opt/x\n```")
+        src = "```go not-run\n// Not run here: it needs Redis\nring := 1\n```"
+        self.assertEqual(hooks.on_page_markdown(src), "```go\nring := 1\n```")
+
+    def test_other_comments_and_runnable_blocks_are_kept(self) -> None:
+        src = "```sh not-run\n# point go.mod at the module\ngo build\n```"
+        self.assertEqual(hooks.on_page_markdown(src), "```sh\n# point go.mod at the module\ngo build\n```")
+        src = "```python\n# not run: this block runs, so its comment is the author's\nx = 1\n```"
+        self.assertEqual(hooks.on_page_markdown(src), src)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
