@@ -93,7 +93,6 @@ enum Command {
     /// `source` is the node to copy a created replica from (the old owner); on
     /// a `drop` row it is empty, since a drop copies nothing: run every create
     /// first, switch readers to the new file, then drop.
-    #[command(verbatim_doc_comment)]
     Plan {
         /// The current membership.
         #[arg(long)]
@@ -112,7 +111,8 @@ enum Command {
         /// Plan the partitions of two tables instead of keys.
         #[arg(long)]
         partitions: bool,
-        /// Plan replica sets of this size: copies to create and to drop.
+        /// Plan replica sets of this size: copies to create and to drop (a flat or skeleton file
+        /// with failure domains also needs --plain or --distinct).
         #[arg(long)]
         replicas: Option<usize>,
         /// Replica sets are `top-k --distinct` answers: at most one node per failure domain.
