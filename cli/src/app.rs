@@ -93,7 +93,6 @@ enum Command {
     /// `source` is the node to copy a created replica from (the old owner); on
     /// a `drop` row it is empty, since a drop copies nothing: run every create
     /// first, switch readers to the new file, then drop.
-    #[command(verbatim_doc_comment)]
     Plan {
         /// The current membership.
         #[arg(long)]
@@ -112,7 +111,8 @@ enum Command {
         /// Plan the partitions of two tables instead of keys.
         #[arg(long)]
         partitions: bool,
-        /// Plan replica sets of this size: copies to create and to drop.
+        /// Plan replica sets of this size: copies to create and to drop (a flat or skeleton file
+        /// with failure domains also needs --plain or --distinct).
         #[arg(long)]
         replicas: Option<usize>,
         /// Replica sets are `top-k --distinct` answers: at most one node per failure domain.
@@ -129,6 +129,21 @@ enum Command {
         moves_file: Option<PathBuf>,
     },
     /// Compare longstraw with a ring, jump, maglev, mod n and w*u on one corpus.
+    ///
+    /// Every placement gets the same corpus and the same three changes: add a
+    /// node of the mean weight, remove the last node, double the first node's
+    /// weight (the output names them). Rows: longstraw flat, table (the file's
+    /// partition bits, or the default), balanced table (the file's `balance`,
+    /// or 1.05), skeleton; small reference implementations of a ring (V = 100,
+    /// 256), jump, maglev (a prime table of at least 100 entries per node of
+    /// the largest fleet, fixed across the changes), `mod n` and `w*u`. The
+    /// lookup times name the CPU and longstraw's SIMD backend.
+    ///
+    /// The last lines recommend one row for --priority, computed from the
+    /// measured rows with every step printed: rows that ignore weights are
+    /// out when the file's weights differ; then, per criterion in order, rows
+    /// within a printed tolerance of the best stay; the best of those left on
+    /// the first criterion wins.
     Lab {
         /// The membership file (its nodes, weights and seed).
         #[arg(short, long)]
@@ -145,6 +160,14 @@ enum Command {
         /// Print the results as JSON.
         #[arg(long)]
         json: bool,
+        /// What matters most, first: e.g. `speed,moves` (unnamed criteria follow in the default order).
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "moves,balance,speed,memory"
+        )]
+        priority: Vec<lab::verdict::Criterion>,
     },
 }
 
@@ -364,6 +387,7 @@ fn run(command: Command) -> Result<(), Failure> {
             synthetic,
             svg,
             json,
+            priority,
         } => {
             let m = Membership::read(&members).map_err(|e| e.to_string())?;
             let corpus = match keys {
@@ -376,7 +400,7 @@ fn run(command: Command) -> Result<(), Failure> {
             if corpus.is_empty() {
                 return Err("the key corpus is empty: nothing to measure".into());
             }
-            let report = lab::run(&m, &corpus)?;
+            let report = lab::run_with(&m, &corpus, &priority)?;
             if json {
                 serde_json::to_writer_pretty(&mut out, &report).map_err(io::Error::from)?;
                 writeln!(out)?;

@@ -26,7 +26,7 @@ fn text(b: &[u8]) -> String {
 
 /// `top-k -k 2 [--distinct]` for every key of `keys`: key -> nodes.
 fn top_k(members: &str, keys: &str, distinct: bool) -> HashMap<String, Vec<String>> {
-    let mut args = vec!["top-k", "-m", members, "-k", "2", "--keys", keys];
+    let mut args = vec!["top-k", "-m", members, "-k", "2", "--keys-file", keys];
     if distinct {
         args.push("--distinct");
     }

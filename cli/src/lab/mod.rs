@@ -9,10 +9,13 @@
 //!
 //! The change scenarios are the same for every placement: add a node of the
 //! mean weight (it gets the last index), remove the last node (the only one
-//! jump hash can remove), double the weight of the first node.
+//! jump hash can remove), double the weight of the first node. The report
+//! names these nodes, the machine and the SIMD backend behind the times, and
+//! ends with a recommendation computed from the rows ([`verdict`]).
 
 pub mod peers;
 pub mod svg;
+pub mod verdict;
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -21,7 +24,8 @@ use longstraw::SkeletonShape;
 use longstraw_membership::{LoadedSnapshot, Membership, Mode, NodeSpec};
 use serde::Serialize;
 
-use peers::{Fleet, Jump, Maglev, ModN, Placer, Ring, WeightTimesU};
+use peers::{maglev_size, Fleet, Jump, Maglev, ModN, Placer, Ring, WeightTimesU};
+use verdict::{Criterion, Verdict};
 
 /// Keys held in one buffer.
 pub struct Corpus {
@@ -118,6 +122,47 @@ pub struct Row {
     pub memory_bytes: usize,
 }
 
+/// Where the lookup times were measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    /// The CPU model (from /proc/cpuinfo where there is one).
+    pub cpu: String,
+    /// Logical cores (the lab's placements are computed on all of them; times are on one).
+    pub cores: usize,
+    /// The CPU architecture.
+    pub arch: String,
+    /// The SIMD backend longstraw chose (`LONGSTRAW_BACKEND` can force one).
+    pub backend: String,
+    /// The 1-minute load average when the lab started (where the system tells it).
+    pub load_average: Option<f64>,
+}
+
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The nodes each change touched.
+#[derive(Clone, Debug, Serialize)]
+pub struct Changes {
+    /// The node added (with the fleet's mean weight).
+    pub added: serde_json::Value,
+    /// Its weight.
+    pub added_weight: f64,
+    /// The node removed (the last one, the only one jump hash can remove).
+    pub removed: serde_json::Value,
+    /// The node whose weight doubled (the first one).
+    pub reweighted: serde_json::Value,
+    /// Its weight before and after.
+    pub reweighted_from: f64,
+    /// See `reweighted_from`.
+    pub reweighted_to: f64,
+}
+
 /// The lab's result.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -127,8 +172,27 @@ pub struct Report {
     pub nodes: Vec<serde_json::Value>,
     /// Each node's weight share.
     pub weight_shares: Vec<f64>,
+    /// The machine behind the lookup times.
+    pub machine: Machine,
+    /// Which node each change added, removed or reweighted.
+    pub changes: Changes,
     /// One row per placement.
     pub rows: Vec<Row>,
+    /// The recommendation, computed from the rows and the priorities.
+    pub recommendation: Verdict,
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name") || l.starts_with("Model") || l.starts_with("Hardware"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown CPU model".to_string())
 }
 
 /// A longstraw mode as a lab placement (the library answers; nothing is reimplemented).
@@ -150,6 +214,10 @@ impl Placer for Longstraw {
 }
 
 fn longstraw(fleet: &Fleet, mode: Mode) -> Result<Box<dyn Placer>, String> {
+    Ok(Box::new(Longstraw(longstraw_snapshot(fleet, mode)?)))
+}
+
+fn longstraw_snapshot(fleet: &Fleet, mode: Mode) -> Result<LoadedSnapshot, String> {
     let m = Membership {
         seed: fleet.seed,
         placement: longstraw::Placement::V1,
@@ -163,15 +231,33 @@ fn longstraw(fleet: &Fleet, mode: Mode) -> Result<Box<dyn Placer>, String> {
             .collect(),
     };
     let built = m.build().map_err(|e| e.to_string())?;
-    Ok(Box::new(Longstraw(built.snapshot())))
+    Ok(built.snapshot())
 }
+
+/// How the lab builds longstraw's tables: the file's partition bits when it
+/// is a table file (else the default for its node count), and the file's
+/// balance (else [`DEFAULT_BALANCE`]) for the balanced-table row.
+#[derive(Clone, Copy, Debug)]
+pub struct TableSetup {
+    /// Partition bits.
+    pub bits: u8,
+    /// The balanced table's balance.
+    pub balance: f64,
+    /// Whether `balance` is the file's.
+    pub balance_from_file: bool,
+}
+
+/// The balance of the balanced-table row when the file names none.
+pub const DEFAULT_BALANCE: f64 = 1.05;
 
 type Build = Box<dyn Fn(&Fleet) -> Result<Box<dyn Placer>, String>>;
 
 /// The placements the lab compares: (name, note, uses weights, builder).
-fn placements(base: &Fleet) -> Vec<(String, String, bool, Build)> {
+/// `maglev`: the Maglev table size, the same for every fleet measured.
+fn placements(base: &Fleet, table: TableSetup, maglev: usize) -> Vec<(String, String, bool, Build)> {
     let n = base.ids.len();
-    let bits = longstraw::partition::default_partition_bits(n);
+    let bits = table.bits;
+    let balance = table.balance;
     let default_shape = SkeletonShape::for_nodes(n);
     // A skeleton as deep as the default at this size, but never flat, so it differs from flat HRW.
     let shape = if default_shape == SkeletonShape::FLAT {
@@ -204,6 +290,29 @@ fn placements(base: &Fleet) -> Vec<(String, String, bool, Build)> {
             }),
         ),
         (
+            "longstraw balanced".into(),
+            format!(
+                "2^{bits} partitions, balance {balance} ({})",
+                if table.balance_from_file {
+                    "the file's"
+                } else {
+                    "the file has none"
+                }
+            ),
+            true,
+            Box::new(move |f: &Fleet| {
+                longstraw(
+                    f,
+                    Mode::Table {
+                        bits: Some(bits),
+                        replicas: 1,
+                        distinct_domains: false,
+                        balance: Some(balance),
+                    },
+                )
+            }),
+        ),
+        (
             "longstraw skeleton".into(),
             format!("fan-out {}, {} level(s)", 1u32 << shape.fanout_bits(), shape.levels()),
             true,
@@ -219,9 +328,12 @@ fn placements(base: &Fleet) -> Vec<(String, String, bool, Build)> {
         ),
         (
             "maglev".into(),
-            "reference impl., no weights".into(),
+            format!(
+                "reference impl., no weights, M = {maglev} fixed (next prime >= 100 x {} nodes)",
+                n + 1
+            ),
             false,
-            Box::new(|f: &Fleet| Ok(Box::new(Maglev::new(f)) as Box<dyn Placer>)),
+            Box::new(move |f: &Fleet| Ok(Box::new(Maglev::new(f, maglev)) as Box<dyn Placer>)),
         ),
         (
             "mod n".into(),
@@ -255,15 +367,20 @@ pub fn owners(placer: &dyn Placer, corpus: &Corpus) -> Vec<u32> {
     out
 }
 
+/// Lookup time per key on one thread: the best of 3 runs over up to 300,000 keys.
 fn timed_ns_per_key(placer: &dyn Placer, corpus: &Corpus) -> f64 {
-    let n = corpus.len().min(1_000_000);
-    let start = Instant::now();
-    let mut sink = 0u64;
-    for i in 0..n {
-        sink = sink.wrapping_add(u64::from(placer.owner(corpus.key(i)).unwrap_or(0)));
+    let n = corpus.len().min(300_000);
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let mut sink = 0u64;
+        for i in 0..n {
+            sink = sink.wrapping_add(u64::from(placer.owner(corpus.key(i)).unwrap_or(0)));
+        }
+        std::hint::black_box(sink);
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
     }
-    std::hint::black_box(sink);
-    start.elapsed().as_nanos() as f64 / n as f64
+    best
 }
 
 /// Fraction of keys that moved, and of those that did not involve `changed`.
@@ -305,8 +422,14 @@ fn changed(base: &Fleet, change: &str) -> Fleet {
     f
 }
 
-/// Runs every placement on the corpus.
+/// Runs every placement on the corpus, with the default priorities.
 pub fn run(m: &Membership, corpus: &Corpus) -> Result<Report, String> {
+    run_with(m, corpus, &[])
+}
+
+/// Runs every placement on the corpus and recommends one for `priorities`
+/// (most important first; unnamed criteria follow in the default order).
+pub fn run_with(m: &Membership, corpus: &Corpus, priorities: &[Criterion]) -> Result<Report, String> {
     if m.nodes.len() < 2 {
         return Err("the lab needs at least 2 nodes (it removes one)".into());
     }
@@ -333,8 +456,40 @@ pub fn run(m: &Membership, corpus: &Corpus) -> Result<Report, String> {
     let w0 = base.weights[0];
     let reweight_optimum = 2.0 * w0 / (total + w0) - w0 / total;
 
+    let (file_bits, file_balance) = match m.mode {
+        Mode::Table { bits, balance, .. } => (bits, balance),
+        _ => (None, None),
+    };
+    let table = TableSetup {
+        bits: file_bits.unwrap_or_else(|| longstraw::partition::default_partition_bits(n)),
+        balance: file_balance.unwrap_or(DEFAULT_BALANCE),
+        balance_from_file: file_balance.is_some(),
+    };
+    // One Maglev size for every fleet measured: the largest fleet (after the add) sets it.
+    let maglev = maglev_size(n + 1);
+    let machine = Machine {
+        cpu: cpu_model(),
+        cores: crate::stream::threads(),
+        arch: std::env::consts::ARCH.to_string(),
+        backend: longstraw_snapshot(&base, Mode::Flat)?
+            .members()
+            .backend()
+            .name()
+            .to_string(),
+        load_average: load_average(),
+    };
+    let json_id = |id: &[u8]| crate::render::json_id(id);
+    let changes = Changes {
+        added: json_id(&add_fleet.ids[n]),
+        added_weight: w_new,
+        removed: json_id(&base.ids[n - 1]),
+        reweighted: json_id(&base.ids[0]),
+        reweighted_from: base.weights[0],
+        reweighted_to: reweight_fleet.weights[0],
+    };
+
     let mut rows = Vec::new();
-    for (name, note, weighted, build) in placements(&base) {
+    for (name, note, weighted, build) in placements(&base, table, maglev) {
         let placer = build(&base)?;
         let before = owners(&*placer, corpus);
         let lookup_ns = timed_ns_per_key(&*placer, corpus);
@@ -393,21 +548,52 @@ pub fn run(m: &Membership, corpus: &Corpus) -> Result<Report, String> {
             shares,
         });
     }
+    let weights_equal = base.weights.iter().all(|&w| w == base.weights[0]);
+    let recommendation = verdict::recommend(&rows, corpus.len(), weights_equal, priorities);
     Ok(Report {
         keys: corpus.len(),
         nodes: base.ids.iter().map(|id| crate::render::json_id(id)).collect(),
         weight_shares,
+        machine,
+        changes,
         rows,
+        recommendation,
     })
 }
 
-/// The side-by-side table.
+/// The side-by-side table, the machine, the changes and the recommendation.
 pub fn write_table(r: &Report, w: &mut impl Write) -> io::Result<()> {
+    let id = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let c = &r.changes;
     writeln!(
         w,
         "{} keys, {} nodes; moves are fractions of all keys (optimum in brackets); stray = moves not to/from the changed node",
         r.keys,
         r.nodes.len()
+    )?;
+    writeln!(
+        w,
+        "changes: add {} (weight {}); remove {} (the last node); 2x weight: {} ({} -> {})",
+        id(&c.added),
+        c.added_weight,
+        id(&c.removed),
+        id(&c.reweighted),
+        c.reweighted_from,
+        c.reweighted_to
+    )?;
+    writeln!(
+        w,
+        "machine: {}, {} logical cores, {}{}; longstraw backend {}; ns/key: best of 3 runs on one thread",
+        r.machine.cpu,
+        r.machine.cores,
+        r.machine.arch,
+        r.machine
+            .load_average
+            .map_or(String::new(), |l| format!(", load average {l:.2}")),
+        r.machine.backend
     )?;
     writeln!(
         w,
@@ -432,6 +618,17 @@ pub fn write_table(r: &Report, w: &mut impl Write) -> io::Result<()> {
             row.note
         )?;
     }
+    let v = &r.recommendation;
+    let order: Vec<String> = v
+        .priorities
+        .iter()
+        .map(|c| serde_json::to_value(c).map_or_else(|_| String::new(), |x| id(&x)))
+        .collect();
+    writeln!(w, "recommendation for priorities {}:", order.join(" > "))?;
+    for reason in &v.reasons {
+        writeln!(w, "  {reason}")?;
+    }
+    writeln!(w, "  => {}", v.pick)?;
     Ok(())
 }
 

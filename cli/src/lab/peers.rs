@@ -11,7 +11,9 @@
 //! - [`Jump`]: Lamping and Veach's jump consistent hash over numbered buckets
 //!   (no weights; only the last bucket can be removed).
 //! - [`Maglev`]: the Maglev lookup table (Eisenbud et al., NSDI 2016) of a
-//!   prime size at least 100 entries per node (no weights).
+//!   fixed prime size, as deployments run it: the lab picks the next prime
+//!   of at least 100 entries per node of the largest fleet it measures, and
+//!   keeps it across every change (no weights).
 //! - [`ModN`]: `hash mod n` (no weights).
 //! - [`WeightTimesU`]: rendezvous with the biased `w * u` score.
 
@@ -138,14 +140,21 @@ fn is_prime(n: usize) -> bool {
     n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d))
 }
 
+/// The smallest prime of at least `100 * nodes` (and at least 2): a Maglev table size.
+pub fn maglev_size(nodes: usize) -> usize {
+    let mut m = (100 * nodes).max(2);
+    while !is_prime(m) {
+        m += 1;
+    }
+    m
+}
+
 impl Maglev {
-    /// A table of the smallest prime size of at least 65537 and 100 entries per node (weights ignored).
-    pub fn new(fleet: &Fleet) -> Maglev {
+    /// A table of `m` entries (a prime; weights ignored). Keep `m` fixed across
+    /// membership changes: a table that is resized remaps almost every key.
+    pub fn new(fleet: &Fleet, m: usize) -> Maglev {
         let n = fleet.ids.len();
-        let mut m = (100 * n).max(65_537);
-        while !is_prime(m) {
-            m += 1;
-        }
+        assert!(is_prime(m), "a Maglev table size is prime");
         if n == 0 {
             return Maglev {
                 table: Vec::new(),
@@ -196,6 +205,13 @@ impl Placer for Maglev {
     }
     fn bytes(&self) -> usize {
         self.table.len() * 4
+    }
+}
+
+impl Maglev {
+    /// The table size.
+    pub fn size(&self) -> usize {
+        self.table.len()
     }
 }
 
