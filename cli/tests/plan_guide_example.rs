@@ -183,3 +183,29 @@ fn the_guide_example_plans_what_top_k_says() {
         text(&out.stdout)
     );
 }
+
+/// Every subcommand's help prints, and plan's and lab's say what their output means.
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["owner", "top-k", "check", "plan", "lab"] {
+        let out = run(&[sub, "--help"]);
+        assert!(out.status.success() && out.stdout.len() > 200, "{sub}");
+    }
+    let plan = text(&run(&["plan", "--help"]).stdout);
+    for needle in [
+        "replica_rule",
+        "--plain",
+        "--distinct",
+        "on a `drop` row it is empty",
+        "from_1..from_K",
+    ] {
+        assert!(plan.contains(needle), "plan --help lacks {needle:?}");
+    }
+    let lab = text(&run(&["lab", "--help"]).stdout);
+    assert!(
+        lab.contains("--priority") && lab.contains("fixed across the changes"),
+        "{lab}"
+    );
+    let top = text(&run(&["--help"]).stdout);
+    assert!(top.contains("{\"hex\": \"...\"}"), "{top}");
+}
