@@ -57,7 +57,7 @@ def check_file(v):
 
 # --- deliberately wrong readings of §16.1; each must fail the file -----------------------------------
 class WInInsertionOrder(SB.BoundedSet):
-    """W as an f64 running sum in the order the nodes were added (the old "node order")."""
+    """W as an f64 running sum in the order the nodes were added."""
 
     def w_sum(self, weights):
         total = 0.0
