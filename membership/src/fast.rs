@@ -216,7 +216,7 @@ mod tests {
                     },
                     _ => Mode::Skeleton { shape: None },
                 },
-                secret: (rng.next() % 4 == 0).then(|| SecretSource::Env("S".into())),
+                secret: rng.next().is_multiple_of(4).then(|| SecretSource::Env("S".into())),
                 nodes,
             };
             let m = Membership {
