@@ -48,11 +48,23 @@ fn main() {
     let (m, read_w, read_c) = timed(|| Membership::read(&path).expect("a valid file"));
     let (loaded, build_w, build_c) = timed(|| m.build().expect("a valid set"));
     drop(loaded);
+    let (bulk, bulk_w, bulk_c) = timed(|| {
+        longstraw_set::Rendezvous::with_weights(
+            m.nodes.iter().map(|n| (n.id.as_slice(), n.weight)),
+            longstraw_set::Options {
+                seed: m.seed,
+                ..Default::default()
+            },
+        )
+        .expect("a valid set")
+    });
+    drop(bulk);
     let (loaded, load_w, load_c) = timed(|| longstraw_membership::load(&path).expect("a valid file"));
     drop(loaded);
     println!(
         "nodes {n}, {:.1} MB (wall s / cpu s): toml::Table alone {toml_w:.3} / {toml_c:.3}; \
-         read+parse {read_w:.3} / {read_c:.3}; build {build_w:.3} / {build_c:.3}; load {load_w:.3} / {load_c:.3}",
+         read+parse {read_w:.3} / {read_c:.3}; build {build_w:.3} / {build_c:.3} \
+         (Rendezvous::with_weights alone {bulk_w:.3} / {bulk_c:.3}); load {load_w:.3} / {load_c:.3}",
         text.len() as f64 / 1e6
     );
 }
