@@ -104,14 +104,39 @@ impl Membership {
     /// Builds the set with a chosen backend (`None`: `LONGSTRAW_BACKEND` or the best).
     /// Placement never depends on the backend.
     pub fn build_with(&self, backend: Option<Backend>) -> Result<Loaded> {
+        self.build_keyed(self.read_secret()?, backend)
+    }
+
+    /// Reads a keyed membership's secret from its source (`None` for an
+    /// unkeyed one), for a caller that needs the secret as well as the set:
+    /// reading once and passing it to [`Membership::build_keyed`] reads a
+    /// source such as a FIFO, which gives its content once, only once.
+    pub fn read_secret(&self) -> Result<Option<longstraw::Secret>> {
+        match &self.secret {
+            None => Ok(None),
+            Some(source) => crate::secret::read(source)
+                .map(Some)
+                .map_err(|why| Error::new("membership", None, Some("secret".into()), ErrorKind::Secret(why))),
+        }
+    }
+
+    /// Builds the set with a secret already read by [`Membership::read_secret`].
+    /// A secret for an unkeyed membership, or none for a keyed one, is an error.
+    pub fn build_keyed(&self, secret: Option<longstraw::Secret>, backend: Option<Backend>) -> Result<Loaded> {
         let origin = "membership";
-        let secret = match &self.secret {
-            None => None,
-            Some(source) => Some(
-                crate::secret::read(source)
-                    .map_err(|why| Error::new(origin, None, Some("secret".into()), ErrorKind::Secret(why)))?,
-            ),
-        };
+        if self.secret.is_some() != secret.is_some() {
+            let message = if secret.is_some() {
+                "a secret was given for a membership that is not keyed"
+            } else {
+                "a keyed membership needs its secret to be built"
+            };
+            return Err(Error::new(
+                origin,
+                None,
+                Some("secret".into()),
+                ErrorKind::Secret(message.into()),
+            ));
+        }
         let set = Options {
             seed: self.seed,
             secret,

@@ -37,6 +37,7 @@ mod check;
 #[cfg(all(test, unix))]
 mod doc_messages;
 mod error;
+mod fast;
 mod input;
 mod model;
 mod parse;

@@ -307,6 +307,14 @@ impl Membership {
     /// naming its line and field) instead of stopping at the first. A text
     /// that is not TOML, or has an unknown field, gives that one error.
     pub fn parse_all(text: &str, origin: &str) -> std::result::Result<Membership, Vec<Error>> {
+        if let Some(m) = crate::fast::parse(text, origin) {
+            return Ok(m);
+        }
+        Membership::parse_all_toml(text, origin)
+    }
+
+    /// [`Membership::parse_all`] through the TOML reader, for every text.
+    pub(crate) fn parse_all_toml(text: &str, origin: &str) -> std::result::Result<Membership, Vec<Error>> {
         let src = Source::new(origin, text);
         let raw: RawFile = toml::from_str(text).map_err(|e| vec![toml_error(&src, e)])?;
         let mut errors = Vec::new();
@@ -659,7 +667,7 @@ fn parse_node(src: &Source<'_>, i: usize, node: &Spanned<RawNode>, e: &mut Vec<E
 }
 
 /// Pairs of hex digits (0-9, a-f, A-F) and nothing else.
-fn parse_hex(text: &str) -> std::result::Result<Vec<u8>, String> {
+pub(crate) fn parse_hex(text: &str) -> std::result::Result<Vec<u8>, String> {
     let digits = text.as_bytes();
     if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
         return Err(format!(
