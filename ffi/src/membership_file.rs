@@ -75,7 +75,16 @@ fn load(path: &str, message: &mut [u8]) -> FfiResult<(Loaded, Option<SecretSourc
         e.origin = path.to_string();
         bad(message, e)
     })?;
-    Ok((set, m.secret))
+    // The parser joins a relative secret file to the membership file's folder,
+    // which is itself relative when `path` is: made absolute here, so that a
+    // file saved into another folder still names the same secret file.
+    let secret = match m.secret {
+        Some(SecretSource::File(file)) if file.is_relative() => {
+            Some(SecretSource::File(std::path::absolute(&file).unwrap_or(file)))
+        }
+        other => other,
+    };
+    Ok((set, secret))
 }
 
 fn wrong_mode(message: &mut [u8], path: &str, found: &Loaded, wanted: &str) -> longstraw_result {
