@@ -19,11 +19,12 @@ import (
 // body; the parent only checks the child's verdict.
 func perturbed(t *testing.T) bool {
 	t.Helper()
-	if os.Getenv("MALLOC_PERTURB_") != "" {
+	if os.Getenv("LONGSTRAW_TEST_PERTURBED_CHILD") != "" {
 		return true
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "MALLOC_PERTURB_=165", "GLIBC_TUNABLES=glibc.malloc.tcache_count=0")
+	cmd.Env = append(os.Environ(), "LONGSTRAW_TEST_PERTURBED_CHILD=1", "MALLOC_PERTURB_=165",
+		"GLIBC_TUNABLES=glibc.malloc.tcache_count=0")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("under MALLOC_PERTURB_=165: %v\n%s", err, out)

@@ -357,3 +357,31 @@ func TestSetFormat(t *testing.T) {
 		t.Errorf("closed: %q", got)
 	}
 }
+
+// A keyed file loaded by a relative path, naming its secret file relative to
+// itself, saves into another folder naming the same secret file.
+func TestKeyedSaveAfterARelativeLoad(t *testing.T) {
+	dir := t.TempDir()
+	keyedFiles(t, dir, "flat", "")
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(filepath.Dir(dir)); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(here)
+	r, err := Load(filepath.Join(filepath.Base(dir), "flat.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "elsewhere.toml")
+	if err := r.Save(out); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(out)
+	if err != nil {
+		t.Fatalf("the saved file names another secret file: %v", err)
+	}
+	sameRankings(t, "saved after a relative load", again, r)
+}
