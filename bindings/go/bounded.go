@@ -72,6 +72,26 @@ func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded
 	return b, nil
 }
 
+// IsKeyed reports whether keys are placed by keyed-v1 (the set was built
+// WithSecret); false for a nil or zero-value *Bounded.
+func (b *Bounded) IsKeyed() bool {
+	if b.unusable() {
+		return false
+	}
+	var snap *C.longstraw_snapshot
+	var count C.size_t
+	if C.longstraw_bounded_loads(b.h.p, &snap, nil, 0, &count) != C.LONGSTRAW_OK {
+		return false
+	}
+	runtime.KeepAlive(b.h)
+	defer C.longstraw_snapshot_free(snap)
+	var keyed C.uint32_t
+	if C.longstraw_snapshot_is_keyed(snap, &keyed) != C.LONGSTRAW_OK {
+		return false
+	}
+	return keyed != 0
+}
+
 // unusable reports a nil *Bounded or a zero value (not made by NewBounded):
 // every method then returns an ErrInvalidArgument (InFlight returns 0)
 // instead of panicking.

@@ -36,6 +36,9 @@ func TestNilAndZeroBounded(t *testing.T) {
 		check("Add", b.Add("a", 1))
 		check("Remove", b.Remove("a"))
 		check("SetWeight", b.SetWeight("a", 2))
+		if b.IsKeyed() {
+			t.Errorf("%s: IsKeyed true", name)
+		}
 		if n := b.InFlight(); n != 0 {
 			t.Errorf("%s: InFlight %d", name, n)
 		}

@@ -61,7 +61,7 @@ func (k *Skeleton) String() string {
 	return k.describe("Skeleton", fmt.Sprintf("fanout bits %d, levels %d", k.fanoutBits, k.levels))
 }
 
-// String is e.g. "longstraw.Bounded(3 nodes, 2 requests in flight)".
+// String is e.g. "longstraw.Bounded(3 nodes, unkeyed, 2 requests in flight)".
 func (b *Bounded) String() string {
 	if b.unusable() {
 		return "longstraw.Bounded(unusable: nil or zero value)"
@@ -70,7 +70,7 @@ func (b *Bounded) String() string {
 	if err != nil {
 		return "longstraw.Bounded(" + err.Error() + ")"
 	}
-	return fmt.Sprintf("longstraw.Bounded(%d nodes, %d requests in flight)", len(loads), b.InFlight())
+	return fmt.Sprintf("longstraw.Bounded(%d nodes, %s, %d requests in flight)", len(loads), keyedWord(b.IsKeyed()), b.InFlight())
 }
 
 // Format prints String for every verb (%v, %+v, %#v, %s, ...), so that no

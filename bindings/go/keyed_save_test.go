@@ -330,6 +330,7 @@ func TestSetFormat(t *testing.T) {
 	table, _ := NewTable([]string{"a", "b"}, WithPartitionBits(4), WithReplicas(2), WithBalance(1.5))
 	skeleton, _ := NewSkeleton([]string{"a", "b"}, WithShape(2, 1))
 	bounded, _ := NewBounded([]string{"a", "b"}, 1.25)
+	keyedBounded, _ := NewBounded([]string{"a", "b", "c"}, 1.25, WithSecret(testSecret))
 	_, release, _ := bounded.Acquire("k")
 	defer release()
 	var zero Rendezvous
@@ -342,7 +343,8 @@ func TestSetFormat(t *testing.T) {
 		{keyed, "longstraw.Rendezvous(2 nodes, keyed)"},
 		{table, "longstraw.Table(2 nodes, unkeyed, 2^4 partitions, 2 replicas, balance 1.5)"},
 		{skeleton, "longstraw.Skeleton(2 nodes, unkeyed, fanout bits 2, levels 1)"},
-		{bounded, "longstraw.Bounded(2 nodes, 1 requests in flight)"},
+		{bounded, "longstraw.Bounded(2 nodes, unkeyed, 1 requests in flight)"},
+		{keyedBounded, "longstraw.Bounded(3 nodes, keyed, 0 requests in flight)"},
 		{&zero, "longstraw.Rendezvous(unusable: nil or zero value)"},
 		{nilTable, "longstraw.Table(unusable: nil or zero value)"},
 	} {
