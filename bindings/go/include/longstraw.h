@@ -11,8 +11,9 @@
  *   longstraw_skeleton (skeleton HRW); lookups run on the immutable
  *   longstraw_snapshot taken from any of them, in that set's mode.
  * - Functions return longstraw_result: LONGSTRAW_OK (0) or an error code;
- *   longstraw_result_str() describes a code. Out-parameters come last and
- *   nothing is written to them on failure.
+ *   longstraw_result_str() describes a code, and right after a failed call
+ *   longstraw_last_error_message() gives its full message on that thread.
+ *   Out-parameters come last and nothing is written to them on failure.
  * - Byte strings and arrays are (pointer, length) pairs; (NULL, 0) is a valid
  *   empty array, (NULL, n > 0) is LONGSTRAW_NULL_ARGUMENT. Output arrays must
  *   not overlap input arrays.
