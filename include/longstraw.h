@@ -11,8 +11,9 @@
  *   longstraw_skeleton (skeleton HRW); lookups run on the immutable
  *   longstraw_snapshot taken from any of them, in that set's mode.
  * - Functions return longstraw_result: LONGSTRAW_OK (0) or an error code;
- *   longstraw_result_str() describes a code. Out-parameters come last and
- *   nothing is written to them on failure.
+ *   longstraw_result_str() describes a code, and right after a failed call
+ *   longstraw_last_error_message() gives its full message on that thread.
+ *   Out-parameters come last and nothing is written to them on failure.
  * - Byte strings and arrays are (pointer, length) pairs; (NULL, 0) is a valid
  *   empty array, (NULL, n > 0) is LONGSTRAW_NULL_ARGUMENT. Output arrays must
  *   not overlap input arrays.
@@ -208,6 +209,12 @@ typedef enum {
    * A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
    */
   LONGSTRAW_INVALID_SECRET = 21,
+  /**
+   * Two options that cannot be used together were given (for example a
+   * balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`);
+   * `longstraw_last_error_message` says which.
+   */
+  LONGSTRAW_CONFLICTING_OPTIONS = 22,
 } longstraw_result;
 
 /**
@@ -595,13 +602,79 @@ longstraw_result longstraw_skeleton_load_file(const char *path,
  * seed, the placement version and the mode's shape: loading it gives the
  * same placement.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write).
+ * A snapshot does not know where a keyed set's secret comes from, so saving
+ * a keyed snapshot fails (with a message saying so): save the set instead,
+ * with `longstraw_rendezvous_save_file` (or the table or skeleton one),
+ * which names the source.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write; a
+ * keyed snapshot).
  *
  * # Safety
  * `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
  */
 longstraw_result longstraw_snapshot_save_file(const longstraw_snapshot *s,
                                               const char *path,
+                                              char *message,
+                                              size_t message_len);
+
+/**
+ * Saves a flat node set's current membership as a membership file (written
+ * to a temporary file and renamed). The file pins the seed, the placement
+ * version and every node: loading it gives the same placement.
+ *
+ * A keyed set's file names where its secret comes from, never the secret:
+ * - `secret_file` (a path; a relative one is read relative to the saved
+ *   file's folder) or `secret_env` (an environment variable name) names the
+ *   source; give at most one of them, the other NULL;
+ * - with both NULL, a set loaded from a keyed membership file names the
+ *   source that file named; a keyed set built in code has none, and the save
+ *   fails with a message that says so.
+ *
+ * Naming a source for a set that is not keyed fails: the file would place
+ * keys by a secret the set never used.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (`r` or `path` is NULL),
+ * `LONGSTRAW_BAD_FILE` (cannot write; no, two or an empty secret source; a
+ * source for an unkeyed set; with a message).
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `path` NULL or a NUL-terminated string;
+ * `secret_file` and `secret_env` NULL or NUL-terminated strings; `message`
+ * NULL (with `message_len` 0) or writable for `message_len` bytes.
+ */
+longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
+                                                const char *path,
+                                                const char *secret_file,
+                                                const char *secret_env,
+                                                char *message,
+                                                size_t message_len);
+
+/**
+ * Saves a partition table's current membership and shape, as
+ * `longstraw_rendezvous_save_file` (the same secret source rules).
+ *
+ * # Safety
+ * As `longstraw_rendezvous_save_file`, with `t` a table handle.
+ */
+longstraw_result longstraw_table_save_file(const longstraw_table *t,
+                                           const char *path,
+                                           const char *secret_file,
+                                           const char *secret_env,
+                                           char *message,
+                                           size_t message_len);
+
+/**
+ * Saves a skeleton's current membership and shape, as
+ * `longstraw_rendezvous_save_file` (the same secret source rules).
+ *
+ * # Safety
+ * As `longstraw_rendezvous_save_file`, with `sk` a skeleton handle.
+ */
+longstraw_result longstraw_skeleton_save_file(const longstraw_skeleton *sk,
+                                              const char *path,
+                                              const char *secret_file,
+                                              const char *secret_env,
                                               char *message,
                                               size_t message_len);
 
@@ -806,6 +879,20 @@ longstraw_result longstraw_rendezvous_len(const longstraw_rendezvous *r,
  */
 longstraw_result longstraw_rendezvous_snapshot(const longstraw_rendezvous *r,
                                                const longstraw_snapshot **out);
+
+/**
+ * The message of the last call on this thread that failed, in the words of
+ * the Rust layer (the same text every language shows), e.g. "conflicting
+ * table options: a balanced table cannot also keep distinct failure
+ * domains"; "" when that failure has no more to say than
+ * `longstraw_result_str`. Like `errno`, it is meaningful right after a
+ * failed call only: a successful call leaves it as it was.
+ *
+ * Returns a NUL-terminated string owned by the library, valid on this
+ * thread until its next longstraw call; never free it. It never contains a
+ * secret.
+ */
+const char *longstraw_last_error_message(void);
 
 /**
  * Describes a result code in one English sentence.
@@ -1279,6 +1366,27 @@ longstraw_result longstraw_table_new(const longstraw_snapshot *members,
                                      size_t replicas,
                                      uint32_t flags,
                                      longstraw_table **out);
+
+/**
+ * Creates a partition table as `longstraw_table_new` does, with a balance as
+ * `longstraw_table_new_balanced` does: `balance` 0.0 makes a plain table,
+ * 1.0 to 4.0 a balanced one. A balance together with
+ * `LONGSTRAW_TABLE_DISTINCT_DOMAINS` is refused with
+ * `LONGSTRAW_CONFLICTING_OPTIONS` (`longstraw_last_error_message` gives the
+ * set's own words, the ones every language shows).
+ *
+ * Errors: those of `longstraw_table_new` and `longstraw_table_new_balanced`,
+ * plus `LONGSTRAW_CONFLICTING_OPTIONS`.
+ *
+ * # Safety
+ * As `longstraw_table_new`.
+ */
+longstraw_result longstraw_table_new_with_balance(const longstraw_snapshot *members,
+                                                  uint8_t partition_bits,
+                                                  size_t replicas,
+                                                  uint32_t flags,
+                                                  double balance,
+                                                  longstraw_table **out);
 
 /**
  * Writes the table's shape: `*partition_bits` (the table has

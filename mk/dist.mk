@@ -148,7 +148,7 @@ DIST_GO_MODULE := github.com/longstraw/longstraw/bindings/go
 DIST_GO_DIR = $(DIST)/go/longstraw-go-v$(DIST_VERSION)
 dist-go: dist-c-lib
 	rm -rf $(DIST)/go && mkdir -p $(DIST_GO_DIR)
-	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | while read -r f; do \
+	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | grep -v '^integrations/' | while read -r f; do \
 	  [ -e "$$f" ] && install -D -m 644 "$$f" "$(DIST_GO_DIR)/$$f"; done
 	@for t in $(DIST_TRIPLES); do \
 	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); test -n "$$gp"; [ "$$gp" != - ] || continue; \

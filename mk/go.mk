@@ -3,7 +3,8 @@
 # build/go/mod (inside the repo).
 #
 #   make build-go   library + go build + go vet
-#   make test-go    go vet, go test (golden vectors, errors, go-redis Ring adapter), go test -race
+#   make test-go    go vet, go test (golden vectors, errors), go test -race with freed C memory
+#                   poisoned (MALLOC_PERTURB_), and the integrations module (go-redis Ring adapter)
 #   make demo-go    the demo corpus placed from Go, compared line by line with Rust
 #   make bench-go   longstraw vs github.com/dgryski/go-rendezvous (go-redis Ring's default)
 .PHONY: build-go test-go demo-go bench-go go-lib
@@ -16,6 +17,9 @@ GO_DIR := $(ROOT)/bindings/go
 GO_PLATFORM := $(shell $(GO) env GOOS 2>/dev/null)_$(shell $(GO) env GOARCH 2>/dev/null)
 GO_LIB := $(GO_DIR)/lib/$(GO_PLATFORM)
 GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=1
+# The nested module whose third-party dependencies (go-redis, miniredis,
+# go-rendezvous) stay out of a consumer's module graph.
+GO_INTEGRATIONS_ENV := cd $(GO_DIR)/integrations && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=1
 
 go-lib: c-lib
 	@mkdir -p $(GO_LIB)
@@ -24,12 +28,15 @@ go-lib: c-lib
 build-go: go-lib
 	$(GO_ENV) $(GO) build ./...
 	$(GO_ENV) $(GO) vet ./...
+	$(GO_INTEGRATIONS_ENV) $(GO) build ./...
+	$(GO_INTEGRATIONS_ENV) $(GO) vet ./...
 
 test-go: build-go
 	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
 	$(GO_ENV) $(GO) test -count=1 ./...
-	$(GO_ENV) $(GO) test -count=1 -race ./...
-	@echo "go: all tests passed (plain and -race)"
+	$(GO_ENV) MALLOC_PERTURB_=165 $(GO) test -count=1 -race ./...
+	$(GO_INTEGRATIONS_ENV) $(GO) test -count=1 ./...
+	@echo "go: all tests passed (plain, -race with MALLOC_PERTURB_, integrations)"
 
 demo-go: go-lib
 	@mkdir -p $(ROOT)/build/go
@@ -41,4 +48,4 @@ demo-go: go-lib
 	  { echo "  Go placements DIFFER from Rust's:"; diff $(ROOT)/build/go/demo-rust.txt $(ROOT)/build/go/demo-go.txt; exit 1; }
 
 bench-go: go-lib
-	$(GO_ENV) $(GO) run ./cmd/longstraw-bench | $(RECORD) --run go$(if $(LONGSTRAW_BACKEND),-$(LONGSTRAW_BACKEND)) --command 'make bench-go'
+	$(GO_INTEGRATIONS_ENV) $(GO) run ./cmd/longstraw-bench | $(RECORD) --run go$(if $(LONGSTRAW_BACKEND),-$(LONGSTRAW_BACKEND)) --command 'make bench-go'

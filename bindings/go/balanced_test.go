@@ -81,7 +81,7 @@ func TestBalanceErrors(t *testing.T) {
 			t.Errorf("balance %v: %v", bad, err)
 		}
 	}
-	if _, err := NewTable([]string{"a", "b"}, WithBalance(1.05), WithDistinctDomains()); !errors.Is(err, ErrInvalidParameter) {
+	if _, err := NewTable([]string{"a", "b"}, WithBalance(1.05), WithDistinctDomains()); !errors.Is(err, ErrConflictingOptions) {
 		t.Error("balance with distinct domains was accepted")
 	}
 	if _, err := New([]string{"a"}, WithBalance(1.05)); !errors.Is(err, ErrInvalidArgument) {

@@ -72,6 +72,31 @@ func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded
 	return b, nil
 }
 
+// IsKeyed reports whether keys are placed by keyed-v1 (the set was built
+// WithSecret); false for a nil or zero-value *Bounded.
+func (b *Bounded) IsKeyed() bool {
+	if b.unusable() {
+		return false
+	}
+	var snap *C.longstraw_snapshot
+	var count C.size_t
+	if C.longstraw_bounded_loads(b.h.p, &snap, nil, 0, &count) != C.LONGSTRAW_OK {
+		return false
+	}
+	runtime.KeepAlive(b.h)
+	defer C.longstraw_snapshot_free(snap)
+	var keyed C.uint32_t
+	if C.longstraw_snapshot_is_keyed(snap, &keyed) != C.LONGSTRAW_OK {
+		return false
+	}
+	return keyed != 0
+}
+
+// unusable reports a nil *Bounded or a zero value (not made by NewBounded):
+// every method then returns an ErrInvalidArgument (InFlight returns 0)
+// instead of panicking.
+func (b *Bounded) unusable() bool { return b == nil || b.h == nil || b.h.p == nil }
+
 func contains(nodes []string, id string) bool {
 	for _, n := range nodes {
 		if n == id {
@@ -100,11 +125,17 @@ func (l *lease) release() {
 // (calling it again does nothing). The error is ErrNoEligibleNode when the
 // set is empty or every node is drained.
 func (b *Bounded) Acquire(key string) (node string, release func(), err error) {
+	if b.unusable() {
+		return "", nil, unusable("Acquire", "Bounded")
+	}
 	return b.acquire(strPtr(key), len(key), key)
 }
 
 // AcquireBytes is Acquire for a key given as bytes; the key is not copied.
 func (b *Bounded) AcquireBytes(key []byte) (node string, release func(), err error) {
+	if b.unusable() {
+		return "", nil, unusable("AcquireBytes", "Bounded")
+	}
 	return b.acquire(bytesPtr(key), len(key), key)
 }
 
@@ -126,6 +157,9 @@ func (b *Bounded) acquire(key *C.uint8_t, keyLen int, keep any) (string, func(),
 // Loads reports the requests in flight on every current node, for metrics.
 // Requests on nodes removed since they started count in InFlight only.
 func (b *Bounded) Loads() (map[string]uint64, error) {
+	if b.unusable() {
+		return nil, unusable("Loads", "Bounded")
+	}
 	for {
 		var snap *C.longstraw_snapshot
 		var count C.size_t
@@ -161,8 +195,11 @@ func (b *Bounded) Loads() (map[string]uint64, error) {
 }
 
 // InFlight is the number of requests in flight on all nodes, including nodes
-// removed since their requests started.
+// removed since their requests started (0 for a nil or zero-value *Bounded).
 func (b *Bounded) InFlight() uint64 {
+	if b.unusable() {
+		return 0
+	}
 	var n C.uint64_t
 	C.longstraw_bounded_in_flight(b.h.p, &n)
 	runtime.KeepAlive(b.h)
@@ -171,6 +208,9 @@ func (b *Bounded) InFlight() uint64 {
 
 // Add adds a node with the given weight.
 func (b *Bounded) Add(id string, weight float64) error {
+	if b.unusable() {
+		return unusable("Add", "Bounded")
+	}
 	code := C.longstraw_bounded_add(b.h.p, strPtr(id), C.size_t(len(id)), C.double(weight))
 	runtime.KeepAlive(b.h)
 	runtime.KeepAlive(id)
@@ -179,6 +219,9 @@ func (b *Bounded) Add(id string, weight float64) error {
 
 // Remove removes a node. Its requests in flight end normally when released.
 func (b *Bounded) Remove(id string) error {
+	if b.unusable() {
+		return unusable("Remove", "Bounded")
+	}
 	code := C.longstraw_bounded_remove(b.h.p, strPtr(id), C.size_t(len(id)))
 	runtime.KeepAlive(b.h)
 	runtime.KeepAlive(id)
@@ -188,6 +231,9 @@ func (b *Bounded) Remove(id string) error {
 // SetWeight changes a node's weight; 0 drains it (no new requests, and its
 // requests in flight run out).
 func (b *Bounded) SetWeight(id string, weight float64) error {
+	if b.unusable() {
+		return unusable("SetWeight", "Bounded")
+	}
 	code := C.longstraw_bounded_set_weight(b.h.p, strPtr(id), C.size_t(len(id)), C.double(weight))
 	runtime.KeepAlive(b.h)
 	runtime.KeepAlive(id)

@@ -27,6 +27,7 @@ var (
 	ErrInvalidParameter   = errors.New("invalid table or skeleton parameter")
 	ErrInvalidDomain      = errors.New("invalid domain label")
 	ErrInvalidSecret      = errors.New("invalid secret")
+	ErrConflictingOptions = errors.New("conflicting options")
 	ErrOutOfMemory        = errors.New("out of memory")
 	ErrInternal           = errors.New("internal error")
 )
@@ -86,6 +87,8 @@ func kindOf(code C.longstraw_result) error {
 		return ErrInvalidDomain
 	case C.LONGSTRAW_INVALID_SECRET:
 		return ErrInvalidSecret
+	case C.LONGSTRAW_CONFLICTING_OPTIONS:
+		return ErrConflictingOptions
 	case C.LONGSTRAW_OUT_OF_MEMORY:
 		return ErrOutOfMemory
 	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,

@@ -1,12 +1,3 @@
 module github.com/longstraw/longstraw/bindings/go
 
 go 1.22
-
-require (
-	github.com/alicebob/miniredis/v2 v2.40.0
-	github.com/cespare/xxhash/v2 v2.3.0
-	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f
-	github.com/redis/go-redis/v9 v9.7.3
-)
-
-require github.com/yuin/gopher-lua v1.1.1 // indirect

@@ -137,6 +137,7 @@ type Table struct {
 	nodeSet
 	bits, replicas int
 	distinct       bool
+	balance        float64 // 0 for a plain table; fixed when the table is made
 }
 
 // Skeleton places keys by skeleton (hierarchical) rendezvous hashing: nodes
@@ -238,15 +239,31 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 		cReplicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
 	}
 	h := &tableHandle{}
+	var detail string // the C library's own words for a refusal
 	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
+		// The last error message is per thread: read it on the thread that failed.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var code C.longstraw_result
 		if o.balance != nil {
-			return newBalancedTable(members, bits, cReplicas, flags, *o.balance, &h.p)
+			code = newBalancedTable(members, bits, cReplicas, flags, *o.balance, &h.p)
+		} else {
+			code = C.longstraw_table_new(members, bits, cReplicas, flags, &h.p)
 		}
-		return C.longstraw_table_new(members, bits, cReplicas, flags, &h.p)
+		if code != C.LONGSTRAW_OK {
+			detail = C.GoString(C.longstraw_last_error_message())
+		}
+		return code
 	})
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) {
-			e.Value = fmt.Sprintf("(partition bits %s, replicas %d%s)", autoOr(o.partitionBits), replicas, balanceNote(o.balance))
+		if e, ok := err.(*Error); ok {
+			switch e.Code {
+			case int(C.LONGSTRAW_INVALID_PARAMETER):
+				e.Value = fmt.Sprintf("(partition bits %s, replicas %d%s)", autoOr(o.partitionBits), replicas, balanceNote(o.balance))
+			case int(C.LONGSTRAW_CONFLICTING_OPTIONS):
+				e.Value = fmt.Sprintf("(WithDistinctDomains%s)", balanceNote(o.balance))
+				e.reason = detail
+			}
 		}
 		return nil, err
 	}
@@ -257,7 +274,8 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 	if err := check(C.longstraw_table_shape(h.p, &gotBits, &gotReplicas, &gotFlags), "NewTable", ""); err != nil {
 		return nil, err
 	}
-	t := &Table{bits: int(gotBits), replicas: int(gotReplicas), distinct: gotFlags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0}
+	t := &Table{bits: int(gotBits), replicas: int(gotReplicas), distinct: gotFlags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
+		balance: readBalance(h)}
 	t.set = h
 	if err := t.refresh(); err != nil {
 		return nil, err
@@ -438,6 +456,8 @@ type members interface {
 	setWeight(id *C.uint8_t, idLen C.size_t, weight C.double) C.longstraw_result
 	setDomain(id *C.uint8_t, idLen C.size_t, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
 	snapshot(out **C.longstraw_snapshot) C.longstraw_result
+	// save writes the set as a membership file (save.go).
+	save(path, secretFile, secretEnv, msg *C.char) C.longstraw_result
 	free()
 }
 

@@ -35,6 +35,9 @@ const messageLen = 1024
 // fileCall runs a C membership-file call with a message buffer and turns a
 // failure into a *FileError (or the usual *Error for other codes).
 func fileCall(op, path string, call func(cpath *C.char, msg *C.char) C.longstraw_result) error {
+	if err := checkPath(op, path); err != nil {
+		return err
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	msg := (*C.char)(C.calloc(messageLen, 1))
@@ -102,7 +105,8 @@ func LoadTable(path string) (*Table, error) {
 	if err := check(C.longstraw_table_shape(h.p, &bits, &replicas, &flags), "LoadTable", ""); err != nil {
 		return nil, err
 	}
-	t := &Table{bits: int(bits), replicas: int(replicas), distinct: flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0}
+	t := &Table{bits: int(bits), replicas: int(replicas), distinct: flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
+		balance: readBalance(h)}
 	t.set = h
 	if err := t.refresh(); err != nil {
 		return nil, err
@@ -132,16 +136,3 @@ func LoadSkeleton(path string) (*Skeleton, error) {
 	return k, nil
 }
 
-// Save writes the set's current membership as a membership file (to a
-// temporary file, then renamed). The file pins the seed, the placement
-// version and the mode's shape, so loading it gives the same placement.
-func (s *nodeSet) Save(path string) error {
-	v, err := s.acquire("Save")
-	if err != nil {
-		return err
-	}
-	defer v.release()
-	return fileCall("Save", path, func(p, m *C.char) C.longstraw_result {
-		return C.longstraw_snapshot_save_file(v.snap, p, m, messageLen)
-	})
-}

@@ -16,7 +16,7 @@ type fileSet interface {
 	TopK(string, int) ([]string, error)
 	TopKDistinct(string, int) ([]string, error)
 	Nodes() []string
-	Save(string) error
+	Save(string, ...SaveOption) error
 }
 
 func loadAny(t *testing.T, path string) fileSet {

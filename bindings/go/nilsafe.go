@@ -490,3 +490,75 @@ func (sk *Skeleton) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) (
 	}
 	return sk.nodeSet.OwnersPacked(bytes, offsets, out)
 }
+
+// IsKeyed is nodeSet.IsKeyed on a Rendezvous made by New (false for a nil or zero value).
+func (r *Rendezvous) IsKeyed() bool {
+	if r == nil || r.view.Load() == nil {
+		return false
+	}
+	return r.nodeSet.IsKeyed()
+}
+
+// Save is nodeSet.Save on a Rendezvous made by New.
+func (r *Rendezvous) Save(path string, opts ...SaveOption) error {
+	if r == nil || r.view.Load() == nil {
+		return unusable("Save", "Rendezvous")
+	}
+	return r.nodeSet.Save(path, opts...)
+}
+
+// Close is nodeSet.Close on a Rendezvous made by New.
+func (r *Rendezvous) Close() error {
+	if r == nil || r.view.Load() == nil {
+		return unusable("Close", "Rendezvous")
+	}
+	return r.nodeSet.Close()
+}
+
+// IsKeyed is nodeSet.IsKeyed on a Table made by NewTable (false for a nil or zero value).
+func (t *Table) IsKeyed() bool {
+	if t == nil || t.view.Load() == nil {
+		return false
+	}
+	return t.nodeSet.IsKeyed()
+}
+
+// Save is nodeSet.Save on a Table made by NewTable.
+func (t *Table) Save(path string, opts ...SaveOption) error {
+	if t == nil || t.view.Load() == nil {
+		return unusable("Save", "Table")
+	}
+	return t.nodeSet.Save(path, opts...)
+}
+
+// Close is nodeSet.Close on a Table made by NewTable.
+func (t *Table) Close() error {
+	if t == nil || t.view.Load() == nil {
+		return unusable("Close", "Table")
+	}
+	return t.nodeSet.Close()
+}
+
+// IsKeyed is nodeSet.IsKeyed on a Skeleton made by NewSkeleton (false for a nil or zero value).
+func (sk *Skeleton) IsKeyed() bool {
+	if sk == nil || sk.view.Load() == nil {
+		return false
+	}
+	return sk.nodeSet.IsKeyed()
+}
+
+// Save is nodeSet.Save on a Skeleton made by NewSkeleton.
+func (sk *Skeleton) Save(path string, opts ...SaveOption) error {
+	if sk == nil || sk.view.Load() == nil {
+		return unusable("Save", "Skeleton")
+	}
+	return sk.nodeSet.Save(path, opts...)
+}
+
+// Close is nodeSet.Close on a Skeleton made by NewSkeleton.
+func (sk *Skeleton) Close() error {
+	if sk == nil || sk.view.Load() == nil {
+		return unusable("Close", "Skeleton")
+	}
+	return sk.nodeSet.Close()
+}

@@ -5,6 +5,7 @@
 use longstraw_set::{Balance, Table, TableOptions};
 
 use crate::boundary::{boundary, Out};
+use crate::held::Held;
 use crate::mode::view;
 use crate::result::longstraw_result;
 use crate::snapshot::longstraw_snapshot;
@@ -49,7 +50,7 @@ pub unsafe extern "C" fn longstraw_table_new_balanced(
             ..TableOptions::default()
         };
         let table = Table::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;
-        let ptr = Box::into_raw(Box::new(table)).cast::<longstraw_table>();
+        let ptr = Held::new(table).into_raw::<longstraw_table>();
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(ptr) };
         Ok(())

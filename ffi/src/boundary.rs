@@ -3,6 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::result::longstraw_result::{self, *};
+use crate::result::settle_failure;
 
 /// What the body of an export returns before it becomes a code.
 pub(crate) type FfiResult<T = ()> = Result<T, longstraw_result>;
@@ -14,11 +15,14 @@ pub(crate) fn boundary(body: impl FnOnce() -> FfiResult) -> longstraw_result {
     // AssertUnwindSafe: the only state a body shares with other calls is a
     // set, and a set publishes a change only after building it completely on
     // a private copy, so a panic part-way leaves nothing half-written.
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => LONGSTRAW_OK,
+    let code = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return LONGSTRAW_OK,
         Ok(Err(code)) => code,
         Err(_) => LONGSTRAW_INTERNAL_ERROR,
-    }
+    };
+    // Only failures touch the last error message, so that lookups stay free of it.
+    settle_failure();
+    code
 }
 
 /// Like [`boundary`] for the few exports that return a value instead of a

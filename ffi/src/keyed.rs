@@ -5,6 +5,7 @@
 use longstraw_set::{Options, Placement, Rendezvous, Secret};
 
 use crate::boundary::{boundary, in_slice, Out};
+use crate::held::Held;
 use crate::rendezvous::longstraw_rendezvous;
 use crate::result::longstraw_result;
 use crate::snapshot::{longstraw_snapshot, query};
@@ -53,7 +54,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_new_keyed(
             ..Options::default()
         };
         let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)?;
-        let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_rendezvous>();
+        let ptr = Held::new(set).into_raw::<longstraw_rendezvous>();
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(ptr) };
         Ok(())

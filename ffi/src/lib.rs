@@ -15,6 +15,7 @@
 mod balanced;
 mod boundary;
 mod bounded;
+mod held;
 mod keyed;
 mod lengths;
 mod members;

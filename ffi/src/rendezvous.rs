@@ -2,7 +2,8 @@
 
 use longstraw_set::{Options, Placement, Rendezvous};
 
-use crate::boundary::{boundary, handle, FfiResult, Out};
+use crate::boundary::{boundary, FfiResult, Out};
+use crate::held::{free, held, Held};
 use crate::members;
 use crate::result::longstraw_result;
 use crate::snapshot::longstraw_snapshot;
@@ -23,9 +24,9 @@ pub struct longstraw_rendezvous {
 
 /// # Safety
 /// `r` must be NULL or a live handle from `longstraw_rendezvous_new`.
-unsafe fn set<'a>(r: *const longstraw_rendezvous) -> FfiResult<&'a Rendezvous> {
-    // SAFETY: forwarded contract; rendezvous handles are Box<Rendezvous>.
-    unsafe { handle::<longstraw_rendezvous, Rendezvous>(r) }
+pub(crate) unsafe fn set<'a>(r: *const longstraw_rendezvous) -> FfiResult<&'a Rendezvous> {
+    // SAFETY: forwarded contract; rendezvous handles are Box<Held<Rendezvous>>.
+    Ok(unsafe { &held::<longstraw_rendezvous, Rendezvous>(r)?.set })
 }
 
 /// Creates an empty node set.
@@ -60,7 +61,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_new(
             ..Options::default()
         };
         let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)?;
-        let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_rendezvous>();
+        let ptr = Held::new(set).into_raw::<longstraw_rendezvous>();
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(ptr) };
         Ok(())
@@ -80,11 +81,9 @@ pub unsafe extern "C" fn longstraw_rendezvous_new(
 pub unsafe extern "C" fn longstraw_rendezvous_free(r: *mut longstraw_rendezvous) {
     // A panic while dropping would be a bug; swallowing it leaks at worst.
     let _ = boundary(|| {
-        if !r.is_null() {
-            // SAFETY: `r` came from Box::into_raw in longstraw_rendezvous_new
-            // and the caller gives up its last use of it here.
-            drop(unsafe { Box::from_raw(r.cast::<Rendezvous>()) });
-        }
+        // SAFETY: `r` is NULL or came from Held::into_raw in a constructor,
+        // and the caller gives up its last use of it here.
+        unsafe { free::<longstraw_rendezvous, Rendezvous>(r) };
         Ok(())
     });
 }

@@ -1,6 +1,7 @@
 //! `longstraw_result`: every way a call can fail, as a stable integer code.
 
-use std::ffi::{c_char, c_int};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CString};
 
 use longstraw_set::Error;
 
@@ -71,12 +72,16 @@ pub enum longstraw_result {
     LONGSTRAW_BAD_FILE = 20,
     /// A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
     LONGSTRAW_INVALID_SECRET = 21,
+    /// Two options that cannot be used together were given (for example a
+    /// balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`);
+    /// `longstraw_last_error_message` says which.
+    LONGSTRAW_CONFLICTING_OPTIONS = 22,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 22] = [
+const ALL_CODES: [longstraw_result; 23] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -99,6 +104,7 @@ const ALL_CODES: [longstraw_result; 22] = [
     LONGSTRAW_INVALID_DOMAIN,
     LONGSTRAW_BAD_FILE,
     LONGSTRAW_INVALID_SECRET,
+    LONGSTRAW_CONFLICTING_OPTIONS,
 ];
 
 impl longstraw_result {
@@ -141,12 +147,21 @@ impl longstraw_result {
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
             LONGSTRAW_BAD_FILE => "bad membership file: see the message the call wrote for the line and the field\0",
             LONGSTRAW_INVALID_SECRET => "invalid secret: a keyed-v1 secret is exactly 16 bytes (128 bits)\0",
+            LONGSTRAW_CONFLICTING_OPTIONS => {
+                "conflicting options: two options that cannot be used together were given (longstraw_last_error_message says which)\0"
+            }
         }
     }
 }
 
 impl From<Error> for longstraw_result {
     fn from(e: Error) -> Self {
+        // The set's own words, for longstraw_last_error_message. Core errors
+        // (the only ones a lookup can fail with) say no more than their code,
+        // so lookups never allocate a message.
+        if !matches!(e, Error::Core(_)) {
+            record_message(e.to_string());
+        }
         match e {
             Error::Core(core) => core.into(),
             Error::DuplicateNode { .. } => LONGSTRAW_DUPLICATE_NODE,
@@ -155,7 +170,7 @@ impl From<Error> for longstraw_result {
             Error::Backend { .. } => LONGSTRAW_BACKEND_UNAVAILABLE,
             Error::InvalidDomain { .. } => LONGSTRAW_INVALID_DOMAIN,
             Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
-            Error::ConflictingOptions { .. } => LONGSTRAW_INVALID_PARAMETER,
+            Error::ConflictingOptions { .. } => LONGSTRAW_CONFLICTING_OPTIONS,
             Error::InvalidBalanceFactor { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
@@ -185,6 +200,49 @@ impl From<longstraw::Error> for longstraw_result {
             E::SeedWithSecret => LONGSTRAW_INTERNAL_ERROR,
         }
     }
+}
+
+thread_local! {
+    /// The message of the last failed call on this thread, and whether the
+    /// call now running recorded it.
+    static LAST_ERROR: RefCell<(CString, bool)> = RefCell::new((CString::default(), false));
+}
+
+/// Records the message of the error the running call fails with (the text of
+/// the Rust layer, so that every language shows the same words).
+pub(crate) fn record_message(text: String) {
+    let text = CString::new(text.replace('\0', " ")).unwrap_or_default();
+    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = (text, true));
+}
+
+/// Called when a call fails: a message recorded by an earlier call is not
+/// this failure's, so it is cleared.
+pub(crate) fn settle_failure() {
+    let _ = LAST_ERROR.try_with(|last| {
+        let mut last = last.borrow_mut();
+        if !last.1 {
+            last.0 = CString::default();
+        }
+        last.1 = false;
+    });
+}
+
+/// The message of the last call on this thread that failed, in the words of
+/// the Rust layer (the same text every language shows), e.g. "conflicting
+/// table options: a balanced table cannot also keep distinct failure
+/// domains"; "" when that failure has no more to say than
+/// `longstraw_result_str`. Like `errno`, it is meaningful right after a
+/// failed call only: a successful call leaves it as it was.
+///
+/// Returns a NUL-terminated string owned by the library, valid on this
+/// thread until its next longstraw call; never free it. It never contains a
+/// secret.
+#[unsafe(no_mangle)]
+pub extern "C" fn longstraw_last_error_message() -> *const c_char {
+    const EMPTY: &str = "\0";
+    LAST_ERROR
+        .try_with(|last| last.borrow().0.as_ptr())
+        .unwrap_or(EMPTY.as_ptr().cast())
 }
 
 /// Describes a result code in one English sentence.

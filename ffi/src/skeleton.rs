@@ -3,7 +3,8 @@
 
 use longstraw_set::{Skeleton, SkeletonOptions, SkeletonShape};
 
-use crate::boundary::{boundary, handle, FfiResult, Out};
+use crate::boundary::{boundary, FfiResult, Out};
+use crate::held::{free, held, Held};
 use crate::members;
 use crate::mode::view;
 use crate::result::longstraw_result::{self, *};
@@ -24,9 +25,9 @@ pub struct longstraw_skeleton {
 
 /// # Safety
 /// `sk` must be NULL or a live handle from `longstraw_skeleton_new`.
-unsafe fn set<'a>(sk: *const longstraw_skeleton) -> FfiResult<&'a Skeleton> {
-    // SAFETY: forwarded contract; skeleton handles are Box<Skeleton>.
-    unsafe { handle::<longstraw_skeleton, Skeleton>(sk) }
+pub(crate) unsafe fn set<'a>(sk: *const longstraw_skeleton) -> FfiResult<&'a Skeleton> {
+    // SAFETY: forwarded contract; skeleton handles are Box<Held<Skeleton>>.
+    Ok(unsafe { &held::<longstraw_skeleton, Skeleton>(sk)?.set })
 }
 
 /// Creates a skeleton over the membership of `members` (a snapshot of any
@@ -70,7 +71,7 @@ pub unsafe extern "C" fn longstraw_skeleton_new(
             shape,
         };
         let skeleton = Skeleton::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;
-        let ptr = Box::into_raw(Box::new(skeleton)).cast::<longstraw_skeleton>();
+        let ptr = Held::new(skeleton).into_raw::<longstraw_skeleton>();
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(ptr) };
         Ok(())
@@ -114,11 +115,9 @@ pub unsafe extern "C" fn longstraw_skeleton_shape(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_skeleton_free(sk: *mut longstraw_skeleton) {
     let _ = boundary(|| {
-        if !sk.is_null() {
-            // SAFETY: `sk` came from Box::into_raw in longstraw_skeleton_new and
-            // the caller gives up its last use of it here.
-            drop(unsafe { Box::from_raw(sk.cast::<Skeleton>()) });
-        }
+        // SAFETY: `sk` is NULL or came from Held::into_raw in a constructor,
+        // and the caller gives up its last use of it here.
+        unsafe { free::<longstraw_skeleton, Skeleton>(sk) };
         Ok(())
     });
 }

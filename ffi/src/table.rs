@@ -1,8 +1,9 @@
 //! `longstraw_table`: a partition table, O(1) lookups (SPEC.md section 10).
 
-use longstraw_set::{Table, TableOptions};
+use longstraw_set::{Balance, Table, TableOptions};
 
-use crate::boundary::{boundary, handle, FfiResult, Out};
+use crate::boundary::{boundary, FfiResult, Out};
+use crate::held::{free, held, Held};
 use crate::members;
 use crate::mode::view;
 use crate::result::longstraw_result::{self, *};
@@ -40,8 +41,8 @@ pub struct longstraw_table {
 /// # Safety
 /// `t` must be NULL or a live handle from `longstraw_table_new`.
 pub(crate) unsafe fn set<'a>(t: *const longstraw_table) -> FfiResult<&'a Table> {
-    // SAFETY: forwarded contract; table handles are Box<Table>.
-    unsafe { handle::<longstraw_table, Table>(t) }
+    // SAFETY: forwarded contract; table handles are Box<Held<Table>>.
+    Ok(unsafe { &held::<longstraw_table, Table>(t)?.set })
 }
 
 /// Creates a partition table over the membership of `members` (a snapshot
@@ -93,7 +94,55 @@ pub unsafe extern "C" fn longstraw_table_new(
             balance: None,
         };
         let table = Table::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;
-        let ptr = Box::into_raw(Box::new(table)).cast::<longstraw_table>();
+        let ptr = Held::new(table).into_raw::<longstraw_table>();
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { out.write(ptr) };
+        Ok(())
+    })
+}
+
+/// Creates a partition table as `longstraw_table_new` does, with a balance as
+/// `longstraw_table_new_balanced` does: `balance` 0.0 makes a plain table,
+/// 1.0 to 4.0 a balanced one. A balance together with
+/// `LONGSTRAW_TABLE_DISTINCT_DOMAINS` is refused with
+/// `LONGSTRAW_CONFLICTING_OPTIONS` (`longstraw_last_error_message` gives the
+/// set's own words, the ones every language shows).
+///
+/// Errors: those of `longstraw_table_new` and `longstraw_table_new_balanced`,
+/// plus `LONGSTRAW_CONFLICTING_OPTIONS`.
+///
+/// # Safety
+/// As `longstraw_table_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_table_new_with_balance(
+    members: *const longstraw_snapshot,
+    partition_bits: u8,
+    replicas: usize,
+    flags: u32,
+    balance: f64,
+    out: *mut *mut longstraw_table,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let members = unsafe { view(members)? }.members();
+        let out = Out::new(out)?;
+        if flags & !LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0 {
+            return Err(LONGSTRAW_INVALID_PARAMETER);
+        }
+        let options = TableOptions {
+            set: members.options(),
+            partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
+            replicas,
+            distinct_domains: flags & LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
+            // Exactly 0.0 is "no balance"; anything else (NaN included) is checked by the set.
+            balance: if balance == 0.0 {
+                None
+            } else {
+                Some(Balance::new(balance)?)
+            },
+        };
+        let table = Table::with_domains(members.nodes().map(|n| (n.id(), n.weight(), n.domain())), options)?;
+        let ptr = Held::new(table).into_raw::<longstraw_table>();
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(ptr) };
         Ok(())
@@ -145,11 +194,9 @@ pub unsafe extern "C" fn longstraw_table_shape(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_table_free(t: *mut longstraw_table) {
     let _ = boundary(|| {
-        if !t.is_null() {
-            // SAFETY: `t` came from Box::into_raw in longstraw_table_new and
-            // the caller gives up its last use of it here.
-            drop(unsafe { Box::from_raw(t.cast::<Table>()) });
-        }
+        // SAFETY: `t` is NULL or came from Held::into_raw in a constructor,
+        // and the caller gives up its last use of it here.
+        unsafe { free::<longstraw_table, Table>(t) };
         Ok(())
     });
 }

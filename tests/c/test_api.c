@@ -16,7 +16,7 @@
 #define S(str) (const uint8_t *)(str), strlen(str)
 
 /* The newest result code; update when one is added. */
-#define LONGSTRAW_LAST_CODE LONGSTRAW_INVALID_SECRET
+#define LONGSTRAW_LAST_CODE LONGSTRAW_CONFLICTING_OPTIONS
 
 /* Two 16-byte ids ("collide!" after 8 varying bytes) whose node hashes are
  * equal under seed 0 (0x67dd5e95fcf23328). Found once, offline, by Brent's
