@@ -188,9 +188,10 @@ dist-check: dist c-deps
 # reads ../tests/vectors fails here), each against the unpacked crates it depends on, as crates.io would
 # serve them. These need cargo: Rust users build from source. The files get a fresh mtime because a
 # .crate's are from 2006, and cargo would otherwise reuse test binaries built from an earlier unpacking
-# (whose CARGO_MANIFEST_DIR is gone). longstraw-membership and longstraw-cli run their unit tests (their
-# integration tests read the repository's tests/ folder), and the unpacked command loads a membership
-# file and answers the owner the README shows for it.
+# (whose CARGO_MANIFEST_DIR is gone). longstraw-membership and longstraw-cli run their unit tests and
+# every integration test that does not read the repository's own folders (`join("..")` from the
+# manifest dir), and the unpacked command loads a membership file and answers the owner the README
+# shows for it.
 DIST_PATCH = --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'" \
   --config "patch.crates-io.longstraw-set.path='$$d/longstraw-set-$(DIST_VERSION)'" \
   --config "patch.crates-io.longstraw-membership.path='$$d/longstraw-membership-$(DIST_VERSION)'"
@@ -204,11 +205,13 @@ dist-check-crates:
 	echo "dist-check: cargo test in the unpacked longstraw-set-$(DIST_VERSION).crate" && \
 	(cd $$d/longstraw-set-$(DIST_VERSION) && $(CARGO) test --quiet --release \
 	  --config "patch.crates-io.longstraw.path='$$d/longstraw-$(DIST_VERSION)'") && \
-	echo "dist-check: cargo test --lib in the unpacked longstraw-membership-$(DIST_VERSION).crate" && \
-	(cd $$d/longstraw-membership-$(DIST_VERSION) && $(CARGO) test --quiet --release --lib $(DIST_PATCH)) && \
-	echo "dist-check: cargo test --lib --bins, then the command, in the unpacked longstraw-cli-$(DIST_VERSION).crate" && \
-	(cd $$d/longstraw-cli-$(DIST_VERSION) && $(CARGO) test --quiet --release --lib --bins $(DIST_PATCH) && \
-	  $(CARGO) build --quiet --release $(DIST_PATCH)) && \
+	for c in longstraw-membership longstraw-cli; do \
+	  t=$$(cd $$d/$$c-$(DIST_VERSION) && for f in tests/*.rs; do \
+	    grep -q 'join("..")' $$f || printf -- '--test %s ' $$(basename $$f .rs); done); \
+	  echo "dist-check: cargo test --lib --bins $$t(the tests that do not read the repository) in the unpacked $$c-$(DIST_VERSION).crate"; \
+	  (cd $$d/$$c-$(DIST_VERSION) && $(CARGO) test --quiet --release --lib --bins $$t $(DIST_PATCH)) || exit 1; \
+	done && \
+	(cd $$d/longstraw-cli-$(DIST_VERSION) && $(CARGO) build --quiet --release $(DIST_PATCH)) && \
 	printf 'seed = 0\n[[nodes]]\nid = "cache-a"\n[[nodes]]\nid = "cache-b"\n[[nodes]]\nid = "cache-c"\n' > $$d/members.toml && \
 	$$CARGO_TARGET_DIR/release/longstraw check -m $$d/members.toml >/dev/null && \
 	owner=$$($$CARGO_TARGET_DIR/release/longstraw owner -m $$d/members.toml user:42) && \
