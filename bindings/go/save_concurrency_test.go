@@ -13,13 +13,9 @@ import (
 
 // Four goroutines save four different sets to one path while a reader loads
 // it over and over: every save succeeds, and the reader only ever sees a
-// whole file (one of the four sets), never half of one. This needs the
-// membership crate's save to use its own temporary file per save (created
-// exclusively, then renamed).
+// whole file (one of the four sets), never half of one: each save writes its
+// own exclusively created temporary file, then renames it over the target.
 func TestConcurrentSavesAndAReader(t *testing.T) {
-	if os.Getenv("LONGSTRAW_TEST_ATOMIC_SAVE") == "" {
-		t.Skip("needs the membership crate's unique-temporary-file save; set LONGSTRAW_TEST_ATOMIC_SAVE=1 to run")
-	}
 	path := filepath.Join(t.TempDir(), "members.toml")
 	sizes := map[int]bool{}
 	var sets []*Rendezvous

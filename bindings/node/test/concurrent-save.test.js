@@ -2,10 +2,7 @@
 // Several worker threads save different sets to one path while a reader reads it: every save
 // succeeds, and every read sees one whole file some save wrote, never part of one. Worker threads
 // share one process id, so this also covers saves that would share a per-process temporary name.
-// It needs the membership crate's atomic save (an exclusively created, unpredictable temporary file
-// per save); until that is merged it is marked todo, so its failure is reported but does not fail the
-// run. Remove the todo once `membership::Membership::write` saves that way.
-const ATOMIC_SAVE_PENDING = 'needs the atomic save of the membership crate (one unpredictable temporary file per save)'
+// Each save writes an exclusively created, unpredictable temporary file and renames it over the target.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -33,7 +30,7 @@ Atomics.add(workerData.done, 0, 1)
 parentPort.postMessage(failures)
 `
 
-test('concurrent saves from worker threads: all succeed, and a reader never sees a partial file', { todo: ATOMIC_SAVE_PENDING }, async () => {
+test('concurrent saves from worker threads: all succeed, and a reader never sees a partial file', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'longstraw-concurrent-save-'))
   try {
     const file = path.join(dir, 'members.toml')
