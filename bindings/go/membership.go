@@ -135,4 +135,3 @@ func LoadSkeleton(path string) (*Skeleton, error) {
 	}
 	return k, nil
 }
-
