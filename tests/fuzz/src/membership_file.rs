@@ -59,8 +59,9 @@ fn bytes(u: &mut Unstructured<'_>, max: usize) -> Result<Vec<u8>> {
 
 fn generate(u: &mut Unstructured<'_>) -> Result<Membership> {
     let secret = match u.int_in_range(0..=5u8)? {
+        // No path holds a NUL byte (the parser refuses one), so none is generated.
         0 => Some(SecretSource::File(PathBuf::from(
-            String::from_utf8_lossy(&bytes(u, 12)?).into_owned() + "k",
+            String::from_utf8_lossy(&bytes(u, 12)?).replace('\0', "") + "k",
         ))),
         1 => Some(SecretSource::Env(
             String::from_utf8_lossy(&bytes(u, 12)?).into_owned() + "K",
