@@ -123,7 +123,13 @@ impl<S: Owned> Shared<S> {
     pub(crate) fn loaded(py: Python<'_>, set: S, source: Option<SecretSource>) -> Shared<S> {
         let snap = set.snapshot();
         let members = snap.members();
-        let ids = Chunked::from_vec(members.ids().iter().map(|id| id_object(py, id)).collect());
+        // A large file makes many objects: let other threads run between chunks.
+        let mut objects = Vec::with_capacity(members.len());
+        for chunk in members.ids().chunks(crate::chunked::CHUNK) {
+            objects.extend(chunk.iter().map(|id| id_object(py, id)));
+            crate::exit_guard::detach(py, || ());
+        }
+        let ids = Chunked::from_vec(objects);
         // One object per distinct label, as a constructor given the same labels shares them.
         let domains = members.domain_ids().is_some().then(|| {
             let mut seen: HashMap<&[u8], Py<PyAny>> = HashMap::new();
