@@ -82,6 +82,20 @@ pub(crate) fn try_lock_exiting<'a, T>(lock: &'a Mutex<T>) -> PyResult<MutexGuard
     }
 }
 
+/// The exit guard's state, locked across a `fork()` (see `crate::fork`), so
+/// that the child never inherits it locked by a thread it does not have.
+pub(crate) struct Held(MutexGuard<'static, State>);
+
+pub(crate) fn lock_for_fork() -> Held {
+    Held(state())
+}
+
+/// In the child after a fork: the calls in flight were other threads', which
+/// the child does not have (its atexit hook must not wait for them).
+pub(crate) fn reset_in_child(mut held: Held) {
+    held.0.in_flight = 0;
+}
+
 /// The atexit hook: no new GIL-released calls, then wait for those in flight.
 #[pyfunction]
 fn _longstraw_quiesce(py: Python<'_>) {

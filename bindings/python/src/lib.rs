@@ -8,10 +8,12 @@ mod balance;
 mod batch;
 mod bounded;
 mod buffer;
+mod chunked;
 mod cli;
 mod convert;
 mod error;
 mod exit_guard;
+mod fork;
 mod generic;
 mod keyed;
 mod membership_file;
@@ -54,5 +56,6 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;
     m.add_function(wrap_pyfunction!(cli::_cli_main, m)?)?;
     exit_guard::register(m)?;
+    fork::register(m)?;
     Ok(())
 }

@@ -1,14 +1,13 @@
 //! Membership files (docs/MEMBERSHIP.md) for Python: `Rendezvous.load(path)`,
 //! `Table.load`, `Skeleton.load` and `.save(path)`. The file is parsed,
-//! validated and written by `longstraw-membership`, the one parser every
-//! language calls; this module only converts its content and errors.
+//! validated, built and written by `longstraw-membership`, the one parser
+//! every language calls; this module only converts its results and errors.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use longstraw_membership::{Error, ErrorKind, Membership, Mode};
+use longstraw_membership::{Error, ErrorKind, Loaded, Membership, SecretSource};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
 
 /// A file error as an exception: `FileNotFoundError`/`OSError` when it cannot
 /// be read or written, `ValueError` naming the line and the field otherwise.
@@ -21,91 +20,67 @@ fn to_py(e: Error) -> PyErr {
     }
 }
 
-/// Text ids and labels as `str`, other bytes as `bytes`, as the file writes them.
-fn id_object<'py>(py: Python<'py>, bytes: &[u8]) -> Bound<'py, PyAny> {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => PyString::new(py, s).into_any(),
-        Err(_) => PyBytes::new(py, bytes).into_any(),
+/// The Python class that loads a file of `loaded`'s mode, and the mode's name in files.
+fn class_of(loaded: &Loaded) -> (&'static str, &'static str) {
+    match loaded {
+        Loaded::Flat(_) => ("Rendezvous", "flat"),
+        Loaded::Table(_) => ("Table", "table"),
+        Loaded::Skeleton(_) => ("Skeleton", "skeleton"),
     }
 }
 
-/// Reads and fully validates `path` (every node is built once, so a bad node
-/// is named with its line), checks that it holds `class`'s mode, and returns
-/// the keyword arguments of `class`'s constructor.
-pub(crate) fn constructor_kwargs<'py>(py: Python<'py>, path: &Path, class: &str) -> PyResult<Bound<'py, PyDict>> {
-    let m = Membership::read(path).map_err(to_py)?;
-    py.detach(|| m.build().map(drop)).map_err(|mut e| {
-        e.origin = path.display().to_string();
-        to_py(e)
-    })?;
-    let wanted = match class {
-        "Rendezvous" => "flat",
-        other => &*other.to_lowercase(),
-    };
-    if m.mode.name() != wanted {
-        let found = match m.mode {
-            Mode::Flat => "Rendezvous",
-            Mode::Table { .. } => "Table",
-            Mode::Skeleton { .. } => "Skeleton",
-        };
-        return Err(PyValueError::new_err(format!(
-            "{}: the file's mode is \"{}\"; load it with longstraw.{found}.load, not {class}.load",
-            path.display(),
-            m.mode.name()
-        )));
-    }
-    let kwargs = PyDict::new(py);
-    let nodes: Vec<Bound<'_, PyAny>> = m.nodes.iter().map(|n| id_object(py, &n.id)).collect();
-    let weights: Vec<f64> = m.nodes.iter().map(|n| n.weight).collect();
-    kwargs.set_item("nodes", nodes)?;
-    kwargs.set_item("weights", weights)?;
-    // A keyed file builds a keyed set: the constructor gets the secret its
-    // source holds (read once, here), never a seed. Passing the seed alone
-    // would silently place every key by v1.
-    match &m.secret {
-        None => kwargs.set_item("seed", m.seed)?,
-        Some(source) => {
-            let secret = source
-                .read()
-                .map_err(|why| PyValueError::new_err(format!("{}: secret: {why}", path.display())))?;
-            kwargs.set_item("secret", pyo3::types::PyBytes::new(py, &secret.expose_bytes()))?;
-        }
-    }
-    kwargs.set_item("placement", m.placement.number())?;
-    if m.nodes.iter().any(|n| n.domain.is_some()) {
-        let domains: Vec<Option<Bound<'_, PyAny>>> = m
-            .nodes
-            .iter()
-            .map(|n| n.domain.as_deref().map(|d| id_object(py, d)))
-            .collect();
-        kwargs.set_item("domains", domains)?;
-    }
-    match m.mode {
-        Mode::Flat => {}
-        Mode::Table {
-            bits,
-            replicas,
-            distinct_domains,
-            balance,
-        } => {
-            kwargs.set_item("bits", bits)?;
-            kwargs.set_item("replicas", replicas)?;
-            kwargs.set_item("distinct_domains", distinct_domains)?;
-            if let Some(balance) = balance {
-                kwargs.set_item("balance", balance)?;
+/// Reads, validates and builds the set `path` describes, in one pass and
+/// with the GIL released throughout (reading the file and the secret may
+/// wait, on a FIFO for instance; building a large table takes a while).
+/// The secret is read once, by the build, and never becomes a Python
+/// object. Returns the set and the secret source the file named.
+///
+/// `class` is the class whose `load` was called and `of_mode` takes its set
+/// out of a [`Loaded`]: a file of another mode is refused, naming the class
+/// that loads it.
+pub(crate) fn load<S: Send>(
+    py: Python<'_>,
+    path: &Path,
+    class: &str,
+    of_mode: impl FnOnce(Loaded) -> Result<S, Loaded> + Send,
+) -> PyResult<(S, Option<SecretSource>)> {
+    crate::exit_guard::detach(py, || {
+        let membership = Membership::read(path).map_err(to_py)?;
+        let loaded = membership.build().map_err(|mut e| {
+            e.origin = path.display().to_string();
+            to_py(e)
+        })?;
+        match of_mode(loaded) {
+            Ok(set) => Ok((set, membership.secret)),
+            Err(other) => {
+                let (found, mode) = class_of(&other);
+                Err(PyValueError::new_err(format!(
+                    "{}: the file's mode is \"{mode}\"; load it with longstraw.{found}.load, not {class}.load",
+                    path.display()
+                )))
             }
         }
-        Mode::Skeleton { shape } => {
-            if let Some(shape) = shape {
-                kwargs.set_item("fanout_bits", shape.fanout_bits())?;
-                kwargs.set_item("levels", shape.levels())?;
-            }
-        }
-    }
-    Ok(kwargs)
+    })
 }
 
-/// Writes `m` to `path` (a temporary file renamed over it).
-pub(crate) fn save(py: Python<'_>, m: Membership, path: &Path) -> PyResult<()> {
-    py.detach(|| m.write(path)).map_err(to_py)
+/// Writes `m` to `path` (a temporary file renamed over it), with the GIL
+/// released. A keyed set's secret source is, in order: the one given here
+/// (`secret_file` or `secret_env`, at most one), the one the file it was
+/// loaded from named (`remembered`); without either, saving a keyed set is
+/// refused. The secret itself is never written.
+pub(crate) fn save(
+    py: Python<'_>,
+    mut m: Membership,
+    remembered: Option<&SecretSource>,
+    path: &Path,
+    secret_file: Option<PathBuf>,
+    secret_env: Option<String>,
+) -> PyResult<()> {
+    if m.secret.is_some() {
+        if let Some(source) = remembered {
+            m.secret = Some(source.clone());
+        }
+    }
+    m.name_secret_source(secret_file, secret_env).map_err(to_py)?;
+    crate::exit_guard::detach(py, || m.write(path)).map_err(to_py)
 }

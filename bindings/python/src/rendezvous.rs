@@ -54,18 +54,38 @@ set_class!(Rendezvous, Snapshot, {
     /// Loads a membership file (docs/MEMBERSHIP.md) of this class's mode.
     /// The same file gives the same placement in every language. A bad file
     /// raises ValueError naming the line and the field.
+    /// A keyed file's set remembers the secret source the file names, and
+    /// `save` names it again.
     #[classmethod]
-    fn load<'py>(cls: &Bound<'py, PyType>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
-        let kwargs = crate::membership_file::constructor_kwargs(cls.py(), &path, "Rendezvous")?;
-        cls.call((), Some(&kwargs))
+    fn load(cls: &Bound<'_, PyType>, path: std::path::PathBuf) -> PyResult<Self> {
+        let py = cls.py();
+        let (set, source) = crate::membership_file::load(py, &path, "Rendezvous", |loaded| match loaded {
+            longstraw_membership::Loaded::Flat(set) => Ok(set),
+            other => Err(other),
+        })?;
+        Ok(Rendezvous {
+            shared: Shared::loaded(py, set, source),
+        })
     }
 
     /// Saves the current membership as a membership file that pins the seed,
     /// the placement version and the shape, so loading it places every key
-    /// the same way.
-    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+    /// the same way. A keyed set's file names where its secret comes from
+    /// (never the secret): `secret_file` (a path; a relative one is read
+    /// relative to the saved file's folder) or `secret_env` (an environment
+    /// variable), at most one; without either, the source of the file the set
+    /// was loaded from.
+    #[pyo3(signature = (path, *, secret_file = None, secret_env = None))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        secret_file: Option<std::path::PathBuf>,
+        secret_env: Option<String>,
+    ) -> PyResult<()> {
         let membership = longstraw_membership::Membership::of_snapshot(&self.shared.view().snap);
-        crate::membership_file::save(py, membership, &path)
+        let source = self.shared.source();
+        crate::membership_file::save(py, membership, source, &path, secret_file, secret_env)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -5,8 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use arc_swap::{ArcSwap, Guard};
+use longstraw_membership::SecretSource;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
 
+use crate::chunked::{Chunked, CloneRef};
 use crate::convert::{self, domain_label, items, node_id, with_node_id, Given, NodeId};
 use crate::error::{bad_value, to_py};
 use crate::placed::{Owned, Placed};
@@ -58,13 +61,22 @@ impl Members {
     }
 }
 
-/// The node whose id or label objects a change brings in.
-struct Touched<'a> {
-    id: &'a [u8],
-    /// The id object of a node being added.
-    object: Option<&'a Py<PyAny>>,
-    /// Its new label.
-    label: Option<&'a Py<PyAny>>,
+/// What one change did to the membership, for publishing: the new id and
+/// label objects it brings in, and which node it touched.
+enum Edit<'a> {
+    Add {
+        id: &'a [u8],
+        object: &'a Py<PyAny>,
+        label: Option<&'a Py<PyAny>>,
+    },
+    Remove {
+        id: &'a [u8],
+    },
+    Weight,
+    Domain {
+        id: &'a [u8],
+        label: Option<&'a Py<PyAny>>,
+    },
 }
 
 pub(crate) struct Shared<S: Owned> {
@@ -73,10 +85,13 @@ pub(crate) struct Shared<S: Owned> {
     /// the set changed, so it always mirrors the set's current snapshot.
     view: ArcSwap<View<S::Snap>>,
     writer: Mutex<()>,
+    /// Where the secret of a set loaded from a keyed file comes from (the
+    /// source the file named): saving names it again.
+    source: Option<SecretSource>,
 }
 
 impl<S: Owned> Shared<S> {
-    /// Wraps a set built from `members`.
+    /// Wraps a set built from `members`: lookups hand back the caller's objects.
     pub(crate) fn new(py: Python<'_>, set: S, members: &Members) -> Shared<S> {
         let index: HashMap<&[u8], usize> = members
             .ids
@@ -86,17 +101,60 @@ impl<S: Owned> Shared<S> {
             .collect();
         let snap = set.snapshot();
         let at: Vec<usize> = snap.members().ids().iter().map(|id| index[&id[..]]).collect();
-        let ids = at.iter().map(|&i| members.ids[i].object.clone_ref(py)).collect();
+        let ids = Chunked::from_vec(at.iter().map(|&i| members.ids[i].object.clone_ref(py)).collect());
         let domains = members.domains.as_ref().filter(|_| members.labelled()).map(|labels| {
-            at.iter()
-                .map(|&i| labels[i].as_ref().map(|l| l.object.clone_ref(py)))
-                .collect()
+            Chunked::from_vec(
+                at.iter()
+                    .map(|&i| labels[i].as_ref().map(|l| l.object.clone_ref(py)))
+                    .collect(),
+            )
         });
         Shared {
             view: ArcSwap::from_pointee(View { snap, ids, domains }),
             set,
             writer: Mutex::new(()),
+            source: None,
         }
+    }
+
+    /// Wraps a set loaded from a membership file: ids and labels become `str`
+    /// when they are UTF-8 and `bytes` otherwise, as the file writes them.
+    /// `source` is where the file said the secret comes from.
+    pub(crate) fn loaded(py: Python<'_>, set: S, source: Option<SecretSource>) -> Shared<S> {
+        let snap = set.snapshot();
+        let members = snap.members();
+        // A large file makes many objects: let other threads run between chunks.
+        let mut objects = Vec::with_capacity(members.len());
+        for chunk in members.ids().chunks(crate::chunked::CHUNK) {
+            objects.extend(chunk.iter().map(|id| id_object(py, id)));
+            crate::exit_guard::detach(py, || ());
+        }
+        let ids = Chunked::from_vec(objects);
+        // One object per distinct label, as a constructor given the same labels shares them.
+        let domains = members.domain_ids().is_some().then(|| {
+            let mut seen: HashMap<&[u8], Py<PyAny>> = HashMap::new();
+            Chunked::from_vec(
+                members
+                    .domains()
+                    .iter()
+                    .map(|d| {
+                        d.as_deref()
+                            .map(|d| seen.entry(d).or_insert_with(|| id_object(py, d)).clone_ref(py))
+                    })
+                    .collect(),
+            )
+        });
+        Shared {
+            view: ArcSwap::from_pointee(View { snap, ids, domains }),
+            set,
+            writer: Mutex::new(()),
+            source,
+        }
+    }
+
+    /// The secret source a loaded keyed file named, if any.
+    pub(crate) fn source(&self) -> Option<&SecretSource> {
+        self.source.as_ref()
     }
 
     /// The current view, for one lookup.
@@ -124,22 +182,24 @@ impl<S: Owned> Shared<S> {
         };
         let label = domain.map(domain_label).transpose()?.flatten();
         let label_bytes = label.as_ref().map(|l| &l.bytes[..]);
-        let touched = Touched {
+        let edit = Edit::Add {
             id: &id.bytes,
-            object: Some(&id.object),
+            object: &id.object,
             label: label.as_ref().map(|l| &l.object),
         };
-        self.change(py, Some(touched), |set| set.add(&id.bytes, weight, label_bytes))
+        self.change(py, edit, |set| set.add(&id.bytes, weight, label_bytes))
     }
 
     pub(crate) fn remove(&self, node: &Bound<'_, PyAny>) -> PyResult<()> {
-        with_node_id(node, |bytes| self.change(node.py(), None, |set| set.remove(bytes)))?
+        with_node_id(node, |bytes| {
+            self.change(node.py(), Edit::Remove { id: bytes }, |set| set.remove(bytes))
+        })?
     }
 
     pub(crate) fn set_weight(&self, node: &Bound<'_, PyAny>, weight: &Bound<'_, PyAny>) -> PyResult<()> {
         let weight = convert::weight(weight, &|| format!("node {}", show(node)))?;
         with_node_id(node, |bytes| {
-            self.change(node.py(), None, |set| set.set_weight(bytes, weight))
+            self.change(node.py(), Edit::Weight, |set| set.set_weight(bytes, weight))
         })?
     }
 
@@ -147,75 +207,152 @@ impl<S: Owned> Shared<S> {
         let label = domain_label(domain)?;
         let label_bytes = label.as_ref().map(|l| &l.bytes[..]);
         with_node_id(node, |bytes| {
-            let touched = Touched {
+            let edit = Edit::Domain {
                 id: bytes,
-                object: None,
                 label: label.as_ref().map(|l| &l.object),
             };
-            self.change(node.py(), Some(touched), |set| set.set_domain(bytes, label_bytes))
+            self.change(node.py(), edit, |set| set.set_domain(bytes, label_bytes))
         })?
     }
 
     /// Applies one change to the set and publishes the matching view.
     ///
     /// The change runs without the GIL (a table or skeleton may re-rank for
-    /// milliseconds); the GIL is taken back only to publish the view.
-    /// Waiting for `writer` never holds the GIL, so writers on other threads
-    /// cannot deadlock with this one.
+    /// milliseconds); the GIL is taken back only to publish the view, which
+    /// costs O(1 chunk + n / chunk size), not O(n). Waiting for `writer` never
+    /// holds the GIL, so writers on other threads cannot deadlock with this
+    /// one. The change runs inside the fork gate (`crate::fork`), so that a
+    /// fork never copies a half-applied change or a held writer lock.
     fn change(
         &self,
         py: Python<'_>,
-        touched: Option<Touched<'_>>,
+        edit: Edit<'_>,
         apply: impl FnOnce(&S) -> longstraw_set::Result<()> + Send,
     ) -> PyResult<()> {
         crate::exit_guard::detach_with(py, |gil_held| {
+            let _gate = if gil_held {
+                crate::fork::try_enter()?
+            } else {
+                crate::fork::enter()
+            };
             let _writer = if gil_held {
                 crate::exit_guard::try_lock_exiting(&self.writer)?
             } else {
                 self.writer.lock().unwrap_or_else(|p| p.into_inner())
             };
             apply(&self.set).map_err(to_py)?;
-            Python::attach(|py| self.publish(py, touched.as_ref()));
+            Python::attach(|py| self.publish(py, &edit));
             Ok(())
         })
     }
 
     /// Stores the view of the set's current snapshot, reusing the previous
-    /// view's id and label objects: only `touched` brings new ones.
-    fn publish(&self, py: Python<'_>, touched: Option<&Touched<'_>>) {
+    /// view's id and label objects: only `edit` brings new ones.
+    fn publish(&self, py: Python<'_>, edit: &Edit<'_>) {
         let old = self.view.load_full();
         let snap = self.set.snapshot();
-        let members = snap.members();
-        let before: Vec<Option<usize>> = members
-            .ids()
-            .iter()
-            .map(|id| old.snap.members().index_of(id).map(|i| i as usize))
-            .collect();
-        let ids = members
+        let view = match edited(py, &old, &snap, edit) {
+            Some((ids, domains)) => View { snap, ids, domains },
+            None => rebuilt(py, &old, snap, edit),
+        };
+        self.view.store(Arc::new(view));
+    }
+}
+
+type Objects = (Chunked<Py<PyAny>>, Option<Chunked<Option<Py<PyAny>>>>);
+
+/// The objects of `snap` from those of `old`, the snapshot `edit` changed:
+/// one chunk copied. `None` if `snap` is not `old` changed by `edit` as
+/// expected (then [`rebuilt`] matches every node by id).
+fn edited<S: Placed>(py: Python<'_>, old: &View<S>, snap: &S, edit: &Edit<'_>) -> Option<Objects> {
+    let (before, after) = (old.snap.members(), snap.members());
+    let labelled = after.domain_ids().is_some();
+    // The labels of `old`, every node unlabelled while none had a label.
+    let old_labels = || {
+        old.domains
+            .clone()
+            .unwrap_or_else(|| Chunked::from_vec((0..before.len()).map(|_| None).collect()))
+    };
+    let keep = |d: Chunked<Option<Py<PyAny>>>| labelled.then_some(d);
+    match *edit {
+        Edit::Weight => (after.len() == before.len()).then(|| (old.ids.clone(), old.domains.clone())),
+        Edit::Add { id, object, label } => {
+            if after.len() != before.len() + 1 || after.ids().last().map(|l| &l[..]) != Some(id) {
+                return None;
+            }
+            let ids = old.ids.push(py, object.clone_ref(py));
+            let domains = labelled.then(|| old_labels().push(py, label.map(|l| l.clone_ref(py))));
+            Some((ids, domains))
+        }
+        Edit::Remove { id } => {
+            let at = before.index_of(id)? as usize;
+            if after.len() + 1 != before.len() {
+                return None;
+            }
+            let domains = match &old.domains {
+                Some(d) => keep(d.remove(py, at)),
+                None if labelled => return None,
+                None => None,
+            };
+            Some((old.ids.remove(py, at), domains))
+        }
+        Edit::Domain { id, label } => {
+            let at = after.index_of(id)? as usize;
+            if after.len() != before.len() {
+                return None;
+            }
+            let domains = keep(old_labels().replace(py, at, label.map(|l| l.clone_ref(py))));
+            Some((old.ids.clone(), domains))
+        }
+    }
+}
+
+/// The objects of `snap`, each node's found in `old` by id (O(n)); only the
+/// node `edit` added or relabelled brings new ones.
+fn rebuilt<S: Placed>(py: Python<'_>, old: &View<S>, snap: Arc<S>, edit: &Edit<'_>) -> View<S> {
+    let members = snap.members();
+    let before: Vec<Option<usize>> = members
+        .ids()
+        .iter()
+        .map(|id| old.snap.members().index_of(id).map(|i| i as usize))
+        .collect();
+    let (touched, object, label) = match *edit {
+        Edit::Add { id, object, label } => (Some(id), Some(object), label),
+        Edit::Domain { id, label } => (Some(id), None, label),
+        Edit::Remove { .. } | Edit::Weight => (None, None, None),
+    };
+    let ids = before
+        .iter()
+        .map(|at| match at {
+            Some(i) => old.ids.get(*i).clone_ref(py),
+            None => object.expect("only an added node is new").clone_ref(py),
+        })
+        .collect();
+    let labelled = members.domain_ids().is_some();
+    let domains = labelled.then(|| {
+        let labels = members
             .ids()
             .iter()
             .zip(&before)
-            .map(|(_, at)| match at {
-                Some(i) => old.ids[*i].clone_ref(py),
-                None => touched
-                    .and_then(|t| t.object)
-                    .expect("only an added node is new")
-                    .clone_ref(py),
+            .map(|(id, at)| match touched {
+                Some(t) if t == &id[..] => label.map(|l| l.clone_ref(py)),
+                _ => at.and_then(|i| old.domains.as_ref()?.get(i).clone_ref(py)),
             })
             .collect();
-        let labelled = members.domains().iter().any(Option::is_some);
-        let domains = labelled.then(|| {
-            members
-                .ids()
-                .iter()
-                .zip(&before)
-                .map(|(id, at)| match touched {
-                    Some(t) if t.id == &id[..] => t.label.map(|l| l.clone_ref(py)),
-                    _ => at.and_then(|i| old.domains.as_ref()?[i].as_ref().map(|l| l.clone_ref(py))),
-                })
-                .collect()
-        });
-        self.view.store(Arc::new(View { snap, ids, domains }));
+        Chunked::from_vec(labels)
+    });
+    View {
+        snap,
+        ids: Chunked::from_vec(ids),
+        domains,
+    }
+}
+
+/// Text ids and labels as `str`, other bytes as `bytes`, as a membership file writes them.
+fn id_object(py: Python<'_>, bytes: &[u8]) -> Py<PyAny> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => PyString::new(py, s).into_any().unbind(),
+        Err(_) => PyBytes::new(py, bytes).into_any().unbind(),
     }
 }
 

@@ -7,17 +7,18 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList, PyTuple};
 
+use crate::chunked::Chunked;
 use crate::convert::{uint_arg, with_key, with_node_id};
 use crate::error::to_py;
 use crate::placed::Placed;
 
 pub(crate) struct View<S> {
     pub snap: Arc<S>,
-    /// `ids[i]` is the `str` or `bytes` of node `i` of `snap`.
-    pub ids: Box<[Py<PyAny>]>,
-    /// `domains[i]` is the `str` or `bytes` label of node `i` (`None`: a
+    /// Entry `i` is the `str` or `bytes` of node `i` of `snap`.
+    pub ids: Chunked<Py<PyAny>>,
+    /// Entry `i` is the `str` or `bytes` label of node `i` (`None`: a
     /// domain of its own); `None` while no node has a label.
-    pub domains: Option<Box<[Option<Py<PyAny>>]>>,
+    pub domains: Option<Chunked<Option<Py<PyAny>>>>,
 }
 
 /// Which ranking a list lookup walks.
@@ -31,7 +32,7 @@ impl<S: Placed> View<S> {
     #[inline]
     pub(crate) fn owner(&self, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let index = self.owner_index(key)?;
-        Ok(self.ids[index as usize].clone_ref(key.py()))
+        Ok(self.ids.get(index as usize).clone_ref(key.py()))
     }
 
     #[inline]
@@ -80,7 +81,7 @@ impl<S: Placed> View<S> {
     }
 
     pub(crate) fn id(&self, py: Python<'_>, index: u32) -> Py<PyAny> {
-        self.ids[index as usize].clone_ref(py)
+        self.ids.get(index as usize).clone_ref(py)
     }
 
     /// The membership: ids, weights, labels, seed, generation.
