@@ -17,7 +17,7 @@ import longstraw
 
 TICK = 0.010
 LIMIT = 0.050
-FILE_NODES = 10_000
+FILE_NODES = 100_000
 
 
 def run_with_ticker(work) -> tuple[float, float]:
