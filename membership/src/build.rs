@@ -143,16 +143,33 @@ impl Membership {
             placement: self.placement,
             backend,
         };
-        // The flat set is built node by node so that a refused node is named with its line.
-        let flat = self.flat(set)?;
-        let nodes = || {
-            self.nodes
-                .iter()
-                .map(|n| (n.id.as_slice(), n.weight, n.domain.as_deref()))
+        // The set is built once. It takes the nodes in order and stops at a
+        // refused one, so `taken` names the node a node error is about; the
+        // sentinel after the last node clears it for errors about the whole set.
+        let taken = Cell::new(None);
+        let nodes = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                taken.set(Some(i));
+                (n.id.as_slice(), n.weight, n.domain.as_deref())
+            })
+            .chain(std::iter::from_fn(|| {
+                taken.set(None);
+                None
+            }));
+        let refused = |e: longstraw_set::Error| match taken.get() {
+            Some(i) => Error::new(
+                origin,
+                Some(self.nodes[i].line).filter(|&l| l > 0),
+                Some(format!("nodes[{i}]")),
+                self.with_first_line(e),
+            ),
+            None => Error::new(origin, None, None, ErrorKind::Set(e)),
         };
-        let whole = |e: longstraw_set::Error| Error::new(origin, None, None, ErrorKind::Set(e));
         Ok(match self.mode {
-            Mode::Flat => Loaded::Flat(flat),
+            Mode::Flat => Loaded::Flat(Rendezvous::with_domains(nodes, set).map_err(refused)?),
             Mode::Table {
                 bits,
                 replicas,
@@ -170,39 +187,11 @@ impl Membership {
                     distinct_domains,
                     balance,
                 };
-                Loaded::Table(Table::with_domains(nodes(), options).map_err(whole)?)
+                Loaded::Table(Table::with_domains(nodes, options).map_err(refused)?)
             }
             Mode::Skeleton { shape } => {
-                Loaded::Skeleton(Skeleton::with_domains(nodes(), SkeletonOptions { set, shape }).map_err(whole)?)
+                Loaded::Skeleton(Skeleton::with_domains(nodes, SkeletonOptions { set, shape }).map_err(refused)?)
             }
         })
-    }
-
-    fn flat(&self, options: Options) -> Result<Rendezvous> {
-        let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)
-            .map_err(|e| Error::new("membership", None, None, ErrorKind::Set(e)))?;
-        let failed = Cell::new(None);
-        set.update(|u| {
-            for (i, n) in self.nodes.iter().enumerate() {
-                failed.set(Some(i));
-                match &n.domain {
-                    Some(d) => u.add_in_domain(&n.id, n.weight, d)?,
-                    None => u.add(&n.id, n.weight)?,
-                }
-            }
-            failed.set(None);
-            Ok(())
-        })
-        .map_err(|e| {
-            let i = failed.get();
-            let line = i.map(|i| self.nodes[i].line).filter(|&l| l > 0);
-            Error::new(
-                "membership",
-                line,
-                i.map(|i| format!("nodes[{i}]")),
-                self.with_first_line(e),
-            )
-        })?;
-        Ok(set)
     }
 }

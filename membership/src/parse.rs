@@ -291,8 +291,11 @@ impl Membership {
         let mut membership = Membership::parse_all(&text, &origin)?;
         if let Some(SecretSource::File(file)) = &mut membership.secret {
             if file.is_relative() {
+                // Absolute, so that a set remembering this source finds it
+                // again from any working folder and saves it to any file.
                 let folder = path.parent().unwrap_or(Path::new(""));
-                *file = folder.join(&*file);
+                *file = std::path::absolute(folder.join(&*file))
+                    .map_err(|e| vec![Error::new(&origin, None, Some("secret.file".into()), ErrorKind::Io(e))])?;
             }
         }
         Ok(membership)

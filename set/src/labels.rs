@@ -25,6 +25,15 @@ impl Labels {
         }
     }
 
+    /// The labels of a membership of `labels.len()` nodes at once.
+    pub(crate) fn of_vec(labels: Vec<Option<Arc<[u8]>>>) -> Self {
+        let labelled = labels.iter().filter(|l| l.is_some()).count();
+        Labels {
+            labels: Column::from_vec(labels),
+            labelled,
+        }
+    }
+
     /// The labels of the first `len` nodes.
     pub(crate) fn of(&self, len: usize) -> &[Option<Arc<[u8]>>] {
         &self.labels[..len]

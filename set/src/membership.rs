@@ -78,10 +78,5 @@ where
         Some(b) => b,
         None => crate::backend_env::backend_from_env()?,
     };
-    let mut snap = Snapshot::empty(options.hashing()?, options.placement, backend);
-    for (id, weight, domain) in nodes {
-        snap.push_in_domain(id.as_ref(), weight, domain.as_ref().map(|d| d.as_ref()))?;
-    }
-    snap.seal(0)?;
-    Ok(snap)
+    Snapshot::build(options.hashing()?, options.placement, backend, nodes)
 }

@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 use arc_swap::{ArcSwap, Guard};
 use longstraw::{Backend, Hashing, Placement, Secret};
 
-use crate::backend_env::backend_from_env;
 use crate::error::Result;
 use crate::snapshot::{Node, Snapshot};
 
@@ -60,15 +59,21 @@ impl Rendezvous {
         I: IntoIterator<Item = (T, f64)>,
         T: AsRef<[u8]>,
     {
-        let backend = match options.backend {
-            Some(b) => b,
-            None => backend_from_env()?,
-        };
-        let mut snap = Snapshot::empty(options.hashing()?, options.placement, backend);
-        for (id, weight) in nodes {
-            snap.push(id.as_ref(), weight)?;
-        }
-        snap.seal(0)?;
+        Self::with_domains(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), options)
+    }
+
+    /// A set of `(id, weight, domain)` nodes (see [`Snapshot::top_k_distinct`]).
+    ///
+    /// Nodes are taken in order, and each is checked before the next is
+    /// asked for: when the set is refused for a node, that node is the last
+    /// one `nodes` gave (a caller can count them to name it).
+    pub fn with_domains<I, T, D>(nodes: I, options: Options) -> Result<Rendezvous>
+    where
+        I: IntoIterator<Item = (T, f64, Option<D>)>,
+        T: AsRef<[u8]>,
+        D: AsRef<[u8]>,
+    {
+        let snap = crate::membership::members_of(nodes, &options)?;
         Ok(Rendezvous {
             current: ArcSwap::from_pointee(snap),
             writer: Mutex::new(()),

@@ -4,6 +4,7 @@
 //! thousand entries instead of rebuilding a million (issue 14).
 
 use std::borrow::Borrow;
+use std::collections::hash_map::Entry;
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
@@ -32,6 +33,50 @@ impl<K: Hash + Eq + Clone, V: Clone> SharedMap<K, V> {
             shards: vec![Arc::new(HashMap::new())],
             selector: RandomState::new(),
             len: 0,
+        }
+    }
+
+    /// An empty map with room for `capacity` entries: filling it that far
+    /// splits no shard and grows no shard's table.
+    pub(crate) fn with_capacity(capacity: usize) -> Result<Self> {
+        let count = capacity.div_ceil(MAX_PER_SHARD).max(1).next_power_of_two();
+        let per = capacity / count + 1;
+        let mut shards = Vec::new();
+        shards.try_reserve_exact(count).map_err(|_| Error::OutOfMemory {
+            bytes: count.saturating_mul(std::mem::size_of::<HashMap<K, V>>()),
+        })?;
+        for _ in 0..count {
+            let mut shard = HashMap::new();
+            shard.try_reserve(per + per / 4).map_err(|_| Error::OutOfMemory {
+                bytes: per.saturating_mul(std::mem::size_of::<(K, V)>()),
+            })?;
+            shards.push(Arc::new(shard));
+        }
+        Ok(SharedMap {
+            shards,
+            selector: RandomState::new(),
+            len: 0,
+        })
+    }
+
+    /// Inserts `key` if it is absent, looking it up once; if it is present,
+    /// changes nothing and returns its value.
+    pub(crate) fn insert_new(&mut self, key: K, value: V) -> Result<Option<V>> {
+        if self.len >= self.shards.len() * MAX_PER_SHARD {
+            self.split()?;
+        }
+        let at = self.shard_of(&key);
+        let shard = Arc::make_mut(&mut self.shards[at]);
+        shard.try_reserve(1).map_err(|_| Error::OutOfMemory {
+            bytes: (shard.len() + 1).saturating_mul(std::mem::size_of::<(K, V)>()),
+        })?;
+        match shard.entry(key) {
+            Entry::Occupied(there) => Ok(Some(there.get().clone())),
+            Entry::Vacant(room) => {
+                room.insert(value);
+                self.len += 1;
+                Ok(None)
+            }
         }
     }
 
@@ -138,6 +183,26 @@ mod tests {
         for i in (0..5000u64).filter(|&i| i != 7 && i != 8) {
             assert_eq!(map.get(&i), Some(&(i * 2)), "entry {i} survives the splits");
         }
+    }
+
+    #[test]
+    fn a_presized_map_splits_nothing_and_insert_new_keeps_the_first_value() {
+        let mut map = SharedMap::with_capacity(5000).unwrap();
+        let shards = map.shards.len();
+        assert_eq!(shards, 8, "5000 entries over at most 1024 per shard");
+        for i in 0..5000u64 {
+            assert_eq!(map.insert_new(i, i * 3).unwrap(), None);
+        }
+        assert_eq!(map.shards.len(), shards);
+        assert_eq!(map.insert_new(17, 0).unwrap(), Some(51));
+        assert_eq!(map.get(&17), Some(&51));
+        assert_eq!(map.len, 5000);
+        assert_eq!(
+            map.insert_new(5000, 1).unwrap(),
+            None,
+            "past the capacity it still grows"
+        );
+        assert_eq!(map.get(&5000), Some(&1));
     }
 
     #[test]

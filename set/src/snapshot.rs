@@ -106,6 +106,106 @@ impl Snapshot {
         }
     }
 
+    /// A sealed snapshot of `(id, weight, domain)` nodes, built at once:
+    /// the same snapshot, and the same first error, as pushing the nodes one
+    /// by one into an empty snapshot and sealing it, at a fraction of the
+    /// cost (each id is looked up once per map, in maps and arrays sized
+    /// up front, with no snapshot-sharing copies).
+    ///
+    /// Nodes are taken in order and each is checked before the next is
+    /// asked for, so when a node is refused, it is the last one `nodes` gave.
+    pub(crate) fn build<I, T, D>(hashing: Hashing, placement: Placement, backend: Backend, nodes: I) -> Result<Snapshot>
+    where
+        I: IntoIterator<Item = (T, f64, Option<D>)>,
+        T: AsRef<[u8]>,
+        D: AsRef<[u8]>,
+    {
+        let nodes = nodes.into_iter();
+        let room = nodes.size_hint().0.min(longstraw::MAX_NODES);
+        let mut ids: Vec<MappedId> = crate::alloc::with_capacity(room)?;
+        let mut hashes: Vec<u64> = crate::alloc::with_capacity(room)?;
+        let mut weights: Vec<f64> = crate::alloc::with_capacity(room)?;
+        let mut by_id: SharedMap<Arc<[u8]>, u64> = SharedMap::with_capacity(room)?;
+        let mut by_hash: SharedMap<u64, u64> = SharedMap::with_capacity(room)?;
+        // Weight bits to node count; most memberships have a few distinct weights.
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        // Allocated at the first labelled node.
+        let mut labels: Option<Vec<Option<Arc<[u8]>>>> = None;
+        for (id, weight, domain) in nodes {
+            let (id, domain) = (id.as_ref(), domain.as_ref().map(|d| d.as_ref()));
+            // The checks of `push_in_domain`, in its order.
+            let label = domain.map(checked_label).transpose()?;
+            validate_node_id(id)?;
+            validate_weight(weight)?;
+            let index = ids.len();
+            longstraw::validate_node_count(index + 1)?;
+            let seq = index as u64;
+            let owner: Arc<[u8]> = Arc::from(id);
+            // SAFETY: `owner` goes into `by_id` right below, before `mapped`
+            // goes into `ids`, and the snapshot built here keeps both. If
+            // `by_id` refuses it (a duplicate), `mapped` is dropped unused;
+            // on any error both are dropped, and a `MappedId` releases nothing.
+            let mapped = unsafe { MappedId::of(&owner) };
+            if by_id.insert_new(owner, seq)?.is_some() {
+                return Err(Error::DuplicateNode { id: id.to_vec() });
+            }
+            let hash = hashing.node_hash(id);
+            if let Some(other) = by_hash.insert_new(hash, seq)? {
+                return Err(Error::HashCollision {
+                    id: id.to_vec(),
+                    existing: ids[other as usize].as_arc().to_vec(),
+                });
+            }
+            if weight != 0.0 {
+                *counts.entry(weight.to_bits()).or_insert(0) += 1;
+            }
+            if let Some(label) = label {
+                let labels = match &mut labels {
+                    Some(labels) => labels,
+                    None => labels.insert(crate::alloc::filled(index, None)?),
+                };
+                crate::alloc::reserve_one(labels)?;
+                labels.resize(index, None);
+                labels.push(Some(label));
+            }
+            crate::alloc::reserve_one(&mut ids)?;
+            crate::alloc::reserve_one(&mut hashes)?;
+            crate::alloc::reserve_one(&mut weights)?;
+            ids.push(mapped);
+            hashes.push(hash);
+            weights.push(weight);
+        }
+        let len = ids.len();
+        let labels = match labels {
+            Some(mut labels) => {
+                labels
+                    .try_reserve_exact(len - labels.len())
+                    .map_err(|_| Error::OutOfMemory {
+                        bytes: len.saturating_mul(std::mem::size_of::<Option<Arc<[u8]>>>()),
+                    })?;
+                labels.resize(len, None);
+                Labels::of_vec(labels)
+            }
+            None => Labels::of_vec(crate::alloc::filled(len, None)?),
+        };
+        let mut seqs: Vec<u64> = crate::alloc::with_capacity(len)?;
+        seqs.extend(0..len as u64);
+        let mut snap = Snapshot {
+            ids: Column::from_vec(ids),
+            hashes: Column::from_vec(hashes),
+            weights: Column::from_vec(weights),
+            census: WeightCensus::of_counts(counts.into_iter())?,
+            seqs: Column::from_vec(seqs),
+            next_seq: len as u64,
+            by_id,
+            by_hash,
+            domain_labels: labels,
+            ..Snapshot::empty(hashing, placement, backend)
+        };
+        snap.seal(0)?;
+        Ok(snap)
+    }
+
     // ---- membership edits: only `Rendezvous` calls these, on a private copy ----
 
     pub(crate) fn push(&mut self, id: &[u8], weight: f64) -> Result<()> {

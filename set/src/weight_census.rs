@@ -27,6 +27,23 @@ impl WeightCensus {
         }
     }
 
+    /// The census of nodes whose (validated) weights had these counts:
+    /// non-zero weight bits to node count (zero weights left out).
+    pub(crate) fn of_counts(counts: impl ExactSizeIterator<Item = (u64, u32)>) -> Result<Self> {
+        let mut census = WeightCensus {
+            counts: SharedMap::with_capacity(counts.len())?,
+            distinct: 0,
+            eligible: 0,
+        };
+        for (bits, count) in counts {
+            debug_assert!(bits != 0.0f64.to_bits() && bits != (-0.0f64).to_bits() && count > 0);
+            census.counts.insert(bits, count)?;
+            census.distinct += 1;
+            census.eligible += count;
+        }
+        Ok(census)
+    }
+
     /// Counts a node of (validated) weight `w` in.
     pub(crate) fn add(&mut self, w: f64) -> Result<()> {
         if w == 0.0 {
@@ -99,6 +116,12 @@ mod tests {
                 let hashes: Vec<u64> = (0..weights.len() as u64).collect();
                 let scanned = TableSummary::of(&hashes, Some(&weights)).unwrap();
                 assert_eq!(census.summary(weights.len()), scanned, "{weights:?}");
+                let mut counts = std::collections::HashMap::new();
+                for w in weights.iter().filter(|&&w| w != 0.0) {
+                    *counts.entry(w.to_bits()).or_insert(0u32) += 1;
+                }
+                let counted = WeightCensus::of_counts(counts.into_iter()).unwrap();
+                assert_eq!(counted.summary(weights.len()), scanned, "{weights:?} counted at once");
             }
         }
     }
