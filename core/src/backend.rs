@@ -11,6 +11,8 @@ use crate::node_table::NodeTable;
 use crate::oracle;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
+use crate::race::columns::race_columns_scalar;
+use crate::race::Columns;
 
 /// Which kernel runs lookups. A value of this type proves the CPU supports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,11 +118,11 @@ impl Backend {
 
     /// One skeleton level's first-order group race; `None` when it cannot decide.
     #[inline]
-    pub(crate) fn group_race(self, key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    pub(crate) fn group_race(self, key_hash: u64, columns: Columns<'_>) -> Option<usize> {
         dispatch!(
             self,
-            group_race(key_hash, hashes, inv_weights),
-            crate::skeleton::race_columns_scalar(key_hash, hashes, inv_weights)
+            group_race(key_hash, columns),
+            race_columns_scalar(key_hash, columns)
         )
     }
 

@@ -3,10 +3,20 @@
 use crate::backend::Backend;
 use crate::error::Error;
 use crate::keyed::Hashing;
+use crate::limits::MAX_NODES;
+use crate::oracle;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::weight::validate_weight;
-use crate::{oracle, validate_node_count};
+
+/// Checks a node count against [`MAX_NODES`].
+pub fn validate_node_count(len: usize) -> Result<(), Error> {
+    if len > MAX_NODES {
+        Err(Error::TooManyNodes { len })
+    } else {
+        Ok(())
+    }
+}
 
 /// How a table's weights are shaped, which decides the fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

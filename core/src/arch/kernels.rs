@@ -8,28 +8,25 @@
 //!   exact insertion with the oracle's order.
 //! * Weighted: a threshold scan with [`Vector::race_filter`]; candidates get
 //!   logarithm-free intervals, the last survivors float-`ln` ones and, only
-//!   for near-ties, the exact `ln` (see [`super::bounds`]).
+//!   for near-ties, the exact `ln` (see [`crate::race::bounds`]).
 //! * Batches: one dispatch per batch; for small equal-weight tables the keys
 //!   go in the lanes and the loop runs over the nodes.
 //!
 //! Every function here is `unsafe` only because it calls [`Vector`] methods:
 //! callers must hold the ISA (see [`Vector`]).
 
-use super::bounds::{interval, quick_interval, race_margin};
 use super::{mix, Vector};
+use crate::limits::{RACE_CANDIDATES, WEIGHTED_K_MAX};
 use crate::node_table::{NodeTable, Shape};
 use crate::oracle;
 use crate::order::{ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
+use crate::race::bounds::{interval, quick_interval, race_margin};
 use crate::score::pair_score;
 
 /// Lane indices 0, 1, 2, ... for the argmax index accumulators.
 pub(super) static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Largest weighted top-k served by the candidate race; larger ones go to the oracle.
-pub(crate) const WEIGHTED_K_MAX: usize = 16;
-/// Candidates a weighted race keeps (then it prunes; if still full, the oracle answers).
-const CANDIDATES: usize = 24;
 /// Equal-weight tables up to this size run batches with keys in lanes.
 const KEYS_IN_LANES_MAX_NODES: usize = 24;
 
@@ -326,7 +323,7 @@ struct Candidate {
 /// the k-th smallest `hi` (infinite until k candidates are known). A node
 /// whose `E` surely exceeds the bound is out: k candidates beat it.
 struct Race {
-    cands: [Candidate; CANDIDATES],
+    cands: [Candidate; RACE_CANDIDATES],
     len: usize,
     k: usize,
     bound: f64,
@@ -339,7 +336,7 @@ impl Race {
                 lo: 0.0,
                 hi: 0.0,
                 index: 0,
-            }; CANDIDATES],
+            }; RACE_CANDIDATES],
             len: 0,
             k,
             bound: f64::INFINITY,
@@ -354,7 +351,7 @@ impl Race {
         if lo > self.bound {
             return true;
         }
-        if self.len == CANDIDATES {
+        if self.len == RACE_CANDIDATES {
             let bound = self.bound;
             let mut kept = 0;
             for r in 0..self.len {
@@ -364,7 +361,7 @@ impl Race {
                 }
             }
             self.len = kept;
-            if kept == CANDIDATES {
+            if kept == RACE_CANDIDATES {
                 return false;
             }
         }
@@ -710,7 +707,7 @@ unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &
         hi: 0.0,
         index: 0,
         exact: None,
-    }; CANDIDATES];
+    }; RACE_CANDIDATES];
     for (dst, c) in s.iter_mut().zip(&race.cands[..alive]) {
         *dst = Survivor {
             lo: c.lo,
