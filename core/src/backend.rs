@@ -7,12 +7,12 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::node_table::NodeTable;
 use crate::oracle;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::race::columns::race_columns_scalar;
 use crate::race::Columns;
+use crate::table::TableColumns;
 
 /// Which kernel runs lookups. A value of this type proves the CPU supports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,12 +107,12 @@ impl Backend {
     }
 
     #[inline]
-    pub(crate) fn owner(self, table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+    pub(crate) fn owner(self, table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
         dispatch!(self, owner(table, key_hash), oracle::owner(table, key_hash))
     }
 
     #[inline]
-    pub(crate) fn top_k(self, table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+    pub(crate) fn top_k(self, table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
         dispatch!(self, top_k(table, key_hash, out), oracle::top_k(table, key_hash, out))
     }
 
@@ -126,7 +126,7 @@ impl Backend {
         )
     }
 
-    pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
+    pub(crate) fn owners<O: KeyOffset>(self, table: &TableColumns<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
         dispatch!(self, owners(table, keys, out), {
             for (slot, key) in out.iter_mut().zip(keys.iter()) {
                 let kh = table.hashing.key_hash(key);

@@ -45,6 +45,7 @@ mod placement;
 mod race;
 mod score;
 pub mod skeleton;
+mod table;
 mod walk;
 mod weight;
 

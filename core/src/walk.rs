@@ -15,8 +15,8 @@ impl NodeTable<'_> {
     /// One scalar pass over the table: O(n) per step, no allocation.
     pub fn next_in_ranking_of_hash(&self, key_hash: u64, after: &Ranked) -> Option<Ranked> {
         let mut best: Option<Ranked> = None;
-        for i in 0..self.hashes.len() {
-            let Some(c) = candidate(self, key_hash, i) else {
+        for i in 0..self.columns.hashes.len() {
+            let Some(c) = candidate(&self.columns, key_hash, i) else {
                 continue;
             };
             if ranks_before(after, &c) && best.is_none_or(|b| ranks_before(&c, &b)) {

@@ -17,12 +17,12 @@
 
 use super::{mix, Vector};
 use crate::limits::{RACE_CANDIDATES, WEIGHTED_K_MAX};
-use crate::node_table::{NodeTable, Shape};
 use crate::oracle;
 use crate::order::{ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
 use crate::race::bounds::{interval, quick_interval, race_margin};
 use crate::score::pair_score;
+use crate::table::{Shape, TableColumns};
 
 /// Lane indices 0, 1, 2, ... for the argmax index accumulators.
 pub(super) static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -46,7 +46,7 @@ unsafe fn scores_at<V: Vector>(key: V, hashes: &[u64], i: usize) -> V {
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     if table.summary.eligible == 0 || !weights_fit(table) {
         return oracle::owner(table, key_hash);
     }
@@ -73,7 +73,7 @@ pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> O
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn top_k<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+pub(crate) unsafe fn top_k<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     if k == 0 || k >= table.eligible() || !weights_fit(table) {
         // Empty, or the full ranking: the oracle's sort is the work either way.
@@ -94,7 +94,11 @@ pub(crate) unsafe fn top_k<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out:
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
+pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(
+    table: &TableColumns<'_>,
+    keys: &PackedKeys<'_, O>,
+    out: &mut [u32],
+) {
     let n = table.hashes.len();
     // SAFETY: forwarded caller guarantee.
     unsafe {
@@ -109,10 +113,10 @@ pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys
 }
 
 /// Whether the weights (when present) cover every node, so the kernels may
-/// read `weights[i]` for every node `i`. `NodeTable::from_summary` does not
+/// read `weights[i]` for every node `i`. `crate::NodeTable::from_summary` does not
 /// check this; a mismatched table falls back to the oracle.
 #[inline(always)]
-fn weights_fit(table: &NodeTable<'_>) -> bool {
+fn weights_fit(table: &TableColumns<'_>) -> bool {
     table.weights.is_none_or(|w| w.len() >= table.hashes.len())
 }
 
@@ -263,7 +267,7 @@ fn admit_plain(
 /// # Safety
 /// The ISA of `V` is supported; `out` is not empty.
 #[inline(always)]
-unsafe fn top_k_plain<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+unsafe fn top_k_plain<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let hashes = table.hashes;
     let n = hashes.len();
     let k = out.len();
@@ -569,7 +573,7 @@ unsafe fn admit_chunk_from<V: Vector>(
 /// The ISA of `V` is supported; the table is `Weighted` and its weights cover
 /// every node.
 #[inline(always)]
-unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut Race) -> bool {
+unsafe fn run_race<V: Vector>(table: &TableColumns<'_>, key_hash: u64, race: &mut Race) -> bool {
     let hashes = table.hashes;
     let Some(weights) = table.weights else {
         return false;
@@ -624,7 +628,7 @@ unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut R
 
 /// The exact standing of node `j` (computes the fixed-point `ln`).
 #[inline]
-fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
+fn exact(table: &TableColumns<'_>, key_hash: u64, j: u32) -> Ranked {
     let j_us = j as usize;
     Ranked::weighted(key_hash, table.hashes[j_us], table.weight(j_us), j)
 }
@@ -634,7 +638,7 @@ fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
 /// # Safety
 /// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
 #[inline(always)]
-unsafe fn owner_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+unsafe fn owner_weighted<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     // SAFETY: forwarded caller guarantee.
     let mut race = Race::new(1);
     // SAFETY: forwarded caller guarantee.
@@ -672,7 +676,7 @@ struct Survivor {
 
 /// Whether survivor `a` ranks before survivor `b`. Disjoint intervals decide
 /// (they agree with the exact order); overlapping ones use the exact standings.
-fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: usize, b: usize) -> bool {
+fn survivor_before(table: &TableColumns<'_>, key_hash: u64, s: &mut [Survivor], a: usize, b: usize) -> bool {
     if s[a].hi < s[b].lo {
         return true;
     }
@@ -690,7 +694,7 @@ fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: 
 /// # Safety
 /// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
 #[inline(always)]
-unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+unsafe fn top_k_weighted<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     // SAFETY: forwarded caller guarantee.
     let mut race = Race::new(k);
@@ -738,7 +742,7 @@ unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &
 /// The ISA of `V` is supported; the table is `AllEqual` and not empty.
 #[inline(always)]
 unsafe fn owners_keys_in_lanes<V: Vector, O: KeyOffset>(
-    table: &NodeTable<'_>,
+    table: &TableColumns<'_>,
     keys: &PackedKeys<'_, O>,
     out: &mut [u32],
 ) {

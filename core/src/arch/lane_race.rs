@@ -35,8 +35,8 @@
 use super::kernels::IOTA;
 use super::{mix, Vector};
 use crate::limits::{LANE_E_HIGH, LANE_E_LOW, LANE_P_MAX, LANE_P_UP, LN_EXCESS_ABS};
-use crate::node_table::NodeTable;
 use crate::race::bounds::race_margin;
+use crate::table::TableColumns;
 
 /// Chunks raced in every lane before the filter takes over. A chunk in
 /// the filter phase that lets a lane through costs the race of that chunk,
@@ -261,7 +261,7 @@ unsafe fn take_chunk<V: Vector>(lanes: &mut (Standings<V>, Standings<V>), s: (V,
 /// # Safety
 /// The ISA of `V` is supported; the table's weights cover every node.
 #[inline(always)]
-pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     let hashes = table.hashes;
     let weights = table.weights?;
     let n = hashes.len();

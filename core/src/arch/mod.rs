@@ -168,7 +168,7 @@ macro_rules! entry_points {
         /// # Safety
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn owner(table: &$crate::node_table::NodeTable<'_>, key_hash: u64) -> Option<u32> {
+        pub(crate) unsafe fn owner(table: &$crate::table::TableColumns<'_>, key_hash: u64) -> Option<u32> {
             // SAFETY: the features are enabled here, as the caller guarantees.
             unsafe { $crate::arch::kernels::owner::<$vector>(table, key_hash) }
         }
@@ -179,7 +179,7 @@ macro_rules! entry_points {
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn top_k(
-            table: &$crate::node_table::NodeTable<'_>,
+            table: &$crate::table::TableColumns<'_>,
             key_hash: u64,
             out: &mut [$crate::order::Ranked],
         ) -> usize {
@@ -203,7 +203,7 @@ macro_rules! entry_points {
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn owners<O: $crate::packed::KeyOffset>(
-            table: &$crate::node_table::NodeTable<'_>,
+            table: &$crate::table::TableColumns<'_>,
             keys: &$crate::packed::PackedKeys<'_, O>,
             out: &mut [u32],
         ) {
