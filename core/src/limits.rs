@@ -54,9 +54,10 @@ pub(crate) const LN_EXCESS_ABS: f64 = 1.0 / (1u64 << 58) as f64;
 
 /// Relative slack of the scalar race's third-order series bounds
 /// (`upper_bound`, `lower_bound` in [`crate::race::scalar`]), applied to the
-/// series and again to its product with `1 / w`. Each side is a handful of
-/// f64 operations, each off by at most `2^-53` relatively, and `fl(1 / w)`
-/// adds one more: together below `2^-49`, so `2^-40` leaves a factor of 500.
+/// series and again to its product with `1 / w`. Each side is at most a
+/// dozen f64 roundings of `2^-53` (the series' terms are all positive, so
+/// they do not cancel), `fl(1 / w)` and the spec's own two roundings of `E`
+/// included: below `2^-49`, so `2^-40` leaves a factor of 500.
 pub(crate) const SERIES_REL: f64 = 1.0 / (1u64 << 40) as f64;
 /// Absolute slack of the scalar race's series bounds and of its pass-1 upper
 /// bound `(SERIES_ABS - t_floor) / w`: covers the spec's `ln_u` excess
@@ -64,8 +65,8 @@ pub(crate) const SERIES_REL: f64 = 1.0 / (1u64 << 40) as f64;
 pub(crate) const SERIES_ABS: f64 = 1.0 / (1u64 << 50) as f64;
 /// Relative widening of the runner-up's pass-1 bound before it is compared
 /// with the leader's lower bound (`4 * SERIES_REL` = `2^-38`): the pass-1
-/// bound `(SERIES_ABS - t_floor) * inv` has two roundings of `2^-53` and is
-/// compared as a float, so `2^-38` is far more than it can be off.
+/// bound `(SERIES_ABS - t_floor) * inv` is off by three roundings of
+/// `2^-53` (the subtraction, the product and `fl(1 / w)`), far below `2^-38`.
 pub(crate) const RUNNER_UP_REL: f64 = 4.0 * SERIES_REL;
 
 // --------------------------------- the SIMD table race (race::bounds, arch)
@@ -73,29 +74,30 @@ pub(crate) const RUNNER_UP_REL: f64 = 4.0 * SERIES_REL;
 /// Relative widening of the float-`ln` interval ([`crate::race::bounds`]'s
 /// `interval`): its `ln` has relative error below `2^-42` (the atanh series
 /// tail is below `2^-44`), and the reciprocal and products add a few
-/// roundings of `2^-53`; `2^-36` covers both with a factor of 50.
+/// roundings of `2^-53`; `2^-36 = 64 * 2^-42` covers both.
 pub(crate) const LN_INTERVAL_REL: f64 = 1.0 / (1u64 << 36) as f64;
 /// `1 + 2^-48`: the factor by which `race_margin` widens a bound before it
-/// goes to `Vector::race_filter`. The filter rounds `bound * 2^53 * w` once
-/// (the power of two is exact) and `race_margin` rounds once; with the
-/// factor, a cleared lane has `k / 2^53 > bound * w * (1 + 2^-49)`, so the
-/// spec's `E` (at least `fl(v / w)`, the fixed point never rounding down)
-/// surely exceeds `bound`.
+/// goes to `Vector::race_filter`. It covers the rounding of the widening
+/// and of the filter's product `fl(bound' * 2^53 * w)`: a cleared lane still
+/// has `v = k / 2^53 > bound * w * (1 + 2^-49)`, so the spec's `E` (at least
+/// `fl(v / w)`, its fixed point never rounding down) surely exceeds `bound`
+/// (the proof is at `race_margin`).
 pub(crate) const RACE_FILTER_MARGIN: f64 = 1.0 + 1.0 / (1u64 << 48) as f64;
 /// `1 - 2^-50`: shrinks the quick interval's lower bound. It covers the
 /// five roundings of `2^-53` of the bound and the two of the spec's
 /// `E = fl(fl(L) / w)` (seven roundings, below `2^-50`).
 pub(crate) const QUICK_LO: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
 /// `1 + 2^-40`: widens the quick interval's upper bound. It covers the six
-/// roundings of the bound and the two of `E`, with a factor of 100.
+/// roundings of the bound and the two of `E` (`2^-50` together) a thousand
+/// times over.
 pub(crate) const QUICK_HI: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
 
 // ------------------------------------------- the lane race (arch::lane_race)
 
 /// `2^-53 (1 + 2^-48)`: scales a lane's race key `p + 2` to an upper bound
 /// of `P = x + x^2 / 2`. `p` falls short of `2^53 P` by at most 2 (backends
-/// may halve `k`) and a relative `2^-51`; `2^-48` covers the relative part
-/// and the two roundings of the product.
+/// may halve `k`; the `+ 2` covers that) and a relative `2^-52`; `2^-48`
+/// covers the relative part and the two roundings of `fl(fl(p + 2) LANE_P_UP)`.
 pub(crate) const LANE_P_UP: f64 = (1.0 + 1.0 / (1u64 << 48) as f64) / (1u64 << 53) as f64;
 /// `2^-53 (1 - 2^-11)`: scales a lane's `p / w` to a lower bound of `E`.
 /// The approximate division (`2^-14`), the lane comparisons (`2^-52`) and

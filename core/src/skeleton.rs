@@ -10,6 +10,11 @@
 //! Storage is caller-owned: node hashes sorted ascending, their weights, the
 //! map from sorted position to the caller's node index, and the groups that
 //! [`build_groups`] writes.
+//!
+//! This module is the tree. The weighted race each level runs (its bounds,
+//! the scalar race and the column race) is the core's `race` module, shared
+//! with the SIMD kernels, which race a level over the plain columns that
+//! [`write_group_columns`] writes.
 
 use crate::backend::Backend;
 use crate::error::Error;
@@ -24,6 +29,7 @@ use crate::score::mix;
 pub use crate::limits::{MAX_FANOUT_BITS, MAX_LEVELS};
 #[doc(hidden)]
 pub use crate::race::scalar::{race_bounded, race_exact};
+
 /// Added to the seed before hashing a group, so group hashes are unrelated to node hashes.
 pub const GROUP_SEED_OFFSET: u64 = 0x5851_F42D_4C95_7F2D;
 

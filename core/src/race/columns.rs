@@ -1,5 +1,5 @@
-//! One skeleton level's race over its group columns: the scalar form of the
-//! SIMD column kernels, and the constants both share.
+//! One skeleton level's race over its group columns, on the scalar backend:
+//! the same contract as the SIMD column kernel (`arch::column_race`).
 //!
 //! A level races at most [`COLUMN_RACE_MAX`] children, so every bound fits a
 //! stack array and the decision is a few branch-free scans. Where the bounds
@@ -13,11 +13,11 @@ use crate::score::pair_score;
 /// The low bits of a leader key that hold the child's index.
 const INDEX_BITS: u64 = COLUMN_RACE_MAX as u64 - 1;
 
-/// The column race on the scalar backend: the decision of the SIMD column
-/// kernels (`arch::column_race`), from exact pair scores and first-order
-/// bounds refined by [`upper_bound`]. `Some(winner)` when the bounds prove
-/// it, `None` when [`race_tight`] must decide (near-ties, no eligible
-/// child, or more than [`COLUMN_RACE_MAX`] children).
+/// The column race on the scalar backend, decided from exact pair scores and
+/// first-order bounds refined by [`upper_bound`]. `Some(winner)` when the
+/// bounds prove it, `None` when [`race_tight`](super::scalar::race_tight)
+/// must decide (near-ties, no eligible child, or more than
+/// [`COLUMN_RACE_MAX`] children).
 pub(crate) fn race_columns_scalar(key_hash: u64, columns: Columns<'_>) -> Option<usize> {
     let Columns { hashes, inv_weights } = columns;
     let n = hashes.len();

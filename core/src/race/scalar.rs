@@ -9,9 +9,9 @@
 //! Only when those leave two candidates overlapping does [`race_tight`]
 //! compute the exact standings.
 //!
-//! Used by the skeleton's level races (over groups), by the column race's
-//! fallback ([`crate::race::columns`]) and by partition tables
-//! ([`surely_after`]).
+//! Used by the skeleton's level races (over groups, and where the column
+//! race cannot decide), by the column race for its bounds
+//! ([`crate::race::columns`]) and by partition tables ([`surely_after`]).
 
 use crate::limits::{COLUMN_RACE_MAX, RUNNER_UP_REL, SERIES_ABS, SERIES_REL};
 use crate::order::{rank_order, ranks_before, Ranked};
