@@ -1,8 +1,9 @@
 //! Every limit and every error margin of the core, each defined once.
 //!
-//! Limits are the shape bounds that both their modules and the error
+//! Limits are the bounds on inputs and shapes that modules check and error
 //! messages quote; they live here so that `error` depends on no placement
-//! module. Margins are the widening factors of the weighted race's cheap
+//! module. The public ones are re-exported where users find them (the crate
+//! root, `partition`, `skeleton`, `balanced`). Margins are the widening factors of the weighted race's cheap
 //! bounds ([`crate::race`] and its lane forms in `arch`): each covers one
 //! approximation, so each has its own value, and each value is part of a
 //! proof written next to it. Changing a margin does not change placement
@@ -26,6 +27,10 @@ pub const SECRET_LEN: usize = 16;
 pub const MAX_PARTITION_BITS: u8 = 24;
 /// The most replicas a table stores per partition.
 pub const MAX_REPLICAS: usize = 32;
+/// The smallest balance, in millionths: 1.0 (every node at most its fair share, rounded up).
+pub const MIN_BALANCE_MILLIONTHS: u32 = 1_000_000;
+/// The largest balance, in millionths: 4.0 (a plain table is already within about 1.5).
+pub const MAX_BALANCE_MILLIONTHS: u32 = 4_000_000;
 /// The largest skeleton fan-out is `2^MAX_FANOUT_BITS` = 64.
 pub const MAX_FANOUT_BITS: u8 = 6;
 /// The most skeleton levels of groups above the nodes.

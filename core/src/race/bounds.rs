@@ -19,6 +19,7 @@
 //! At the end only candidates with `lo <= B` can still be the answer; the
 //! exact `ln` runs only if two of them overlap.
 
+use super::TWO_POW_NEG_53;
 use crate::limits::{LN_EXCESS_ABS, LN_INTERVAL_REL, QUICK_HI, QUICK_LO, RACE_FILTER_MARGIN};
 use crate::ln::unit_numerator;
 
@@ -80,9 +81,6 @@ pub(crate) fn interval(score: u64, weight: f64) -> (f64, f64) {
     (lo, hi)
 }
 
-/// `2^-53`, exactly.
-const TWO_NEG_53: f64 = 1.0 / (1u64 << 53) as f64;
-
 /// A logarithm-free interval `[lo, hi]` around `-weighted_score(score,
 /// weight)`, from the series `-ln(1 - x) = x + x^2/2 + x^3/3 + ...` with
 /// `x = 1 - u`: `x + x^2/2 <= -ln(u) <= x + x^2 / (2(1 - x))`. Its relative
@@ -105,7 +103,7 @@ pub(crate) fn quick_interval(score: u64, inverse: f64) -> (f64, f64) {
     let m = (1u64 << 53) - k;
     // Both convert exactly (k < 2^53, 1 <= m <= 2^53), and `x` is exact.
     let (k, m) = (k as f64, m as f64);
-    let x = k * TWO_NEG_53;
+    let x = k * TWO_POW_NEG_53;
     let half_x = 0.5 * x;
     let lo = (x + half_x * x) * inverse * QUICK_LO;
     let hi = (x + half_x * (k / m) + LN_EXCESS_ABS) * inverse * QUICK_HI;

@@ -23,6 +23,9 @@ pub(crate) mod bounds;
 pub(crate) mod columns;
 pub(crate) mod scalar;
 
+/// `2^-53`, exactly: the step of the race's `u` and `1 - u` (SPEC.md §5.2).
+pub(crate) const TWO_POW_NEG_53: f64 = 1.0 / (1u64 << 53) as f64;
+
 /// Candidates of one race as plain columns: `hashes[i]` and `inv_weights[i]`
 /// (`1 / weight`, 0 for a drained candidate) describe candidate `i`. This is
 /// what the column kernels read: no skeleton or group types.

@@ -13,12 +13,10 @@
 //! race cannot decide), by the column race for its bounds
 //! ([`crate::race::columns`]) and by partition tables ([`surely_after`]).
 
+use super::TWO_POW_NEG_53;
 use crate::limits::{COLUMN_RACE_MAX, RUNNER_UP_REL, SERIES_ABS, SERIES_REL};
 use crate::order::{rank_order, ranks_before, Ranked};
 use crate::score::pair_score;
-
-/// `2^-53`, exactly.
-const TWO_POW_NEG_53: f64 = 1.0 / 9_007_199_254_740_992.0;
 
 /// `t = 1 - u` for the race's `u = ((score >> 11) + 1) / 2^53`, exactly.
 #[inline(always)]
