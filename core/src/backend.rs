@@ -121,7 +121,7 @@ impl Backend {
     pub(crate) fn group_race(self, key_hash: u64, columns: Columns<'_>) -> Option<usize> {
         dispatch!(
             self,
-            group_race(key_hash, columns.hashes, columns.inv_weights),
+            group_race(key_hash, columns),
             race_columns_scalar(key_hash, columns)
         )
     }

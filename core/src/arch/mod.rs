@@ -187,16 +187,12 @@ macro_rules! entry_points {
             unsafe { $crate::arch::kernels::top_k::<$vector>(table, key_hash, out) }
         }
 
-        /// One skeleton level's first-order group race (see `race_columns`)
-        /// over the columns `hashes` and `inv_weights`. The two slices are
-        /// passed apart, in registers: a `Columns` argument to a function
-        /// that does not inline would go through memory.
+        /// One skeleton level's first-order group race (see `race_columns`).
         ///
         /// # Safety
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn group_race(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
-            let columns = $crate::race::Columns { hashes, inv_weights };
+        pub(crate) unsafe fn group_race(key_hash: u64, columns: $crate::race::Columns<'_>) -> Option<usize> {
             // SAFETY: as above.
             unsafe { $crate::arch::column_race::race_columns::<$vector>(key_hash, columns) }
         }
