@@ -7,10 +7,12 @@
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use crate::node_table::NodeTable;
 use crate::oracle;
 use crate::order::Ranked;
 use crate::packed::{KeyOffset, PackedKeys};
+use crate::race::columns::race_columns_scalar;
+use crate::race::Columns;
+use crate::table::TableColumns;
 
 /// Which kernel runs lookups. A value of this type proves the CPU supports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,26 +107,26 @@ impl Backend {
     }
 
     #[inline]
-    pub(crate) fn owner(self, table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+    pub(crate) fn owner(self, table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
         dispatch!(self, owner(table, key_hash), oracle::owner(table, key_hash))
     }
 
     #[inline]
-    pub(crate) fn top_k(self, table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+    pub(crate) fn top_k(self, table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
         dispatch!(self, top_k(table, key_hash, out), oracle::top_k(table, key_hash, out))
     }
 
     /// One skeleton level's first-order group race; `None` when it cannot decide.
     #[inline]
-    pub(crate) fn group_race(self, key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+    pub(crate) fn group_race(self, key_hash: u64, columns: Columns<'_>) -> Option<usize> {
         dispatch!(
             self,
-            group_race(key_hash, hashes, inv_weights),
-            crate::skeleton::race_columns_scalar(key_hash, hashes, inv_weights)
+            group_race(key_hash, columns),
+            race_columns_scalar(key_hash, columns)
         )
     }
 
-    pub(crate) fn owners<O: KeyOffset>(self, table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
+    pub(crate) fn owners<O: KeyOffset>(self, table: &TableColumns<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
         dispatch!(self, owners(table, keys, out), {
             for (slot, key) in out.iter_mut().zip(keys.iter()) {
                 let kh = table.hashing.key_hash(key);

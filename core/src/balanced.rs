@@ -19,10 +19,7 @@ use crate::order::{insert_bounded, ranks_before, Ranked};
 use crate::partition::{rows_len, standing, top_after, MAX_REPLICAS, NO_NODE};
 use crate::score::{pair_score, weighted_score};
 
-/// The smallest balance, in millionths: 1.0 (every node at most its fair share, rounded up).
-pub const MIN_BALANCE_MILLIONTHS: u32 = 1_000_000;
-/// The largest balance, in millionths: 4.0 (a plain table is already within about 1.5).
-pub const MAX_BALANCE_MILLIONTHS: u32 = 4_000_000;
+pub use crate::limits::{MAX_BALANCE_MILLIONTHS, MIN_BALANCE_MILLIONTHS};
 
 /// How many nodes a partition ranks at a time once its first `replicas`
 /// choices are used up. Most partitions never get that far, so the first

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::limits::{MAX_FANOUT_BITS, MAX_LEVELS, MAX_PARTITION_BITS, MAX_REPLICAS, SECRET_LEN};
+
 /// Why a weight was rejected.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WeightError {
@@ -130,21 +132,18 @@ impl fmt::Display for Error {
             Error::BadPartitionBits { bits } => write!(
                 f,
                 "partition bits {bits} out of range (0 to {}: at most 2^{} partitions)",
-                crate::MAX_PARTITION_BITS,
-                crate::MAX_PARTITION_BITS
+                MAX_PARTITION_BITS, MAX_PARTITION_BITS
             ),
             Error::BadReplicas { replicas } => write!(
                 f,
                 "replicas {replicas} out of range (1 to {} per partition)",
-                crate::MAX_REPLICAS
+                MAX_REPLICAS
             ),
             Error::BadSkeletonShape { fanout_bits, levels } => write!(
                 f,
                 "skeleton shape fanout_bits={fanout_bits} levels={levels} out of range \
                  (levels 0 to {}; fanout_bits 1 to {} when levels > 0, 0 to {} when levels = 0)",
-                crate::limits::MAX_LEVELS,
-                crate::limits::MAX_FANOUT_BITS,
-                crate::limits::MAX_FANOUT_BITS
+                MAX_LEVELS, MAX_FANOUT_BITS, MAX_FANOUT_BITS
             ),
             Error::NodesNotSorted { at } => {
                 write!(f, "node hashes are not strictly ascending at position {at}")
@@ -159,7 +158,7 @@ impl fmt::Display for Error {
             Error::BadSecretLength { len } => write!(
                 f,
                 "secret is {len} bytes long; a keyed-v1 secret is exactly {} bytes (128 bits)",
-                crate::SECRET_LEN
+                SECRET_LEN
             ),
             Error::SeedWithSecret => f.write_str(
                 "give either a seed (placement v1) or a secret (keyed-v1), not both: a keyed set has no seed",

@@ -10,8 +10,7 @@ use siphasher::sip::SipHasher24;
 use crate::error::Error;
 use crate::hash::{key_hash as seeded_key_hash, node_hash as seeded_node_hash};
 
-/// The length of a keyed-v1 secret in bytes: SipHash-2-4's 128-bit key.
-pub const SECRET_LEN: usize = 16;
+pub use crate::limits::SECRET_LEN;
 
 /// Labels hashed under the caller's secret to derive the node key and the
 /// group seed (SPEC.md §15.2).

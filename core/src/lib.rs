@@ -42,17 +42,20 @@ mod order;
 mod packed;
 pub mod partition;
 mod placement;
+mod race;
 mod score;
 pub mod skeleton;
+mod table;
 mod walk;
 mod weight;
 
 pub use backend::{Backend, BackendKind};
 pub use error::{Error, WeightError};
 pub use exact_cap::weight_sum;
-pub use hash::{key_hash, node_hash, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
+pub use hash::{key_hash, node_hash, validate_node_id, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};
 pub use keyed::{Hashing, Keyed, Secret, SECRET_LEN};
-pub use node_table::{NodeTable, Shape, TableSummary};
+pub use limits::MAX_NODES;
+pub use node_table::{validate_node_count, NodeTable, Shape, TableSummary};
 pub use order::{rank_order, ranks_before, Ranked};
 pub use packed::{KeyOffset, PackedKeys};
 pub use partition::{PartitionTable, MAX_PARTITION_BITS, MAX_REPLICAS, NO_NODE};
@@ -60,24 +63,3 @@ pub use placement::Placement;
 pub use score::{mix, pair_score, weighted_score, MIX_MUL_1, MIX_MUL_2};
 pub use skeleton::{Group, GroupColumns, Skeleton, SkeletonShape};
 pub use weight::{validate_weight, MAX_WEIGHT, MIN_WEIGHT};
-
-/// The largest number of nodes in one table.
-pub const MAX_NODES: usize = u32::MAX as usize;
-
-/// Checks a node id's length: 1 to [`MAX_NODE_ID_LEN`] bytes.
-pub fn validate_node_id(id: &[u8]) -> Result<(), Error> {
-    match id.len() {
-        0 => Err(Error::EmptyNodeId),
-        len if len > MAX_NODE_ID_LEN => Err(Error::NodeIdTooLong { len }),
-        _ => Ok(()),
-    }
-}
-
-/// Checks a node count against [`MAX_NODES`].
-pub fn validate_node_count(len: usize) -> Result<(), Error> {
-    if len > MAX_NODES {
-        Err(Error::TooManyNodes { len })
-    } else {
-        Ok(())
-    }
-}

@@ -1,11 +1,11 @@
 //! The scalar oracle: placement written as plainly as the spec states it.
 //! Every other code path is tested bit for bit against these functions.
 
-use crate::node_table::{NodeTable, Shape};
 use crate::order::{insert_bounded, rank_order, ranks_before, Ranked};
+use crate::table::{Shape, TableColumns};
 
 #[inline(always)]
-pub(crate) fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Option<Ranked> {
+pub(crate) fn candidate(table: &TableColumns<'_>, key_hash: u64, i: usize) -> Option<Ranked> {
     let node_hash = table.hashes[i];
     match table.summary.shape {
         Shape::AllEqual => Some(Ranked::unweighted(key_hash, node_hash, i as u32)),
@@ -18,7 +18,7 @@ pub(crate) fn candidate(table: &NodeTable<'_>, key_hash: u64, i: usize) -> Optio
 }
 
 /// The best eligible node, or `None` if there is none.
-pub fn owner(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+pub fn owner(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     let mut best: Option<Ranked> = None;
     for i in 0..table.hashes.len() {
         if let Some(c) = candidate(table, key_hash, i) {
@@ -31,7 +31,7 @@ pub fn owner(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
 }
 
 /// The best `out.len()` eligible nodes, best first; returns how many.
-pub fn top_k(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+pub fn top_k(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     if k == 0 {
         return 0;

@@ -18,12 +18,9 @@ use crate::hash::key_hash;
 use crate::node_table::NodeTable;
 use crate::order::{insert_bounded, ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
-use crate::skeleton::surely_after;
+use crate::race::scalar::surely_after;
 
-/// The most partition bits: `P <= 2^24` partitions.
-pub const MAX_PARTITION_BITS: u8 = 24;
-/// The most replicas a table stores per partition.
-pub const MAX_REPLICAS: usize = 32;
+pub use crate::limits::{MAX_PARTITION_BITS, MAX_REPLICAS};
 /// Padding in a row when fewer nodes are eligible than the table's replicas.
 pub const NO_NODE: u32 = u32::MAX;
 

@@ -10,16 +10,26 @@
 //! Storage is caller-owned: node hashes sorted ascending, their weights, the
 //! map from sorted position to the caller's node index, and the groups that
 //! [`build_groups`] writes.
+//!
+//! This module is the tree. The weighted race each level runs (its bounds,
+//! the scalar race and the column race) is the core's `race` module, shared
+//! with the SIMD kernels, which race a level over the plain columns that
+//! [`write_group_columns`] writes.
 
-use crate::arch::{mix as mix_lanes, Vector};
 use crate::backend::Backend;
 use crate::error::Error;
+use crate::limits::COLUMN_RACE_MAX;
 use crate::node_table::{NodeTable, Shape, TableSummary};
-use crate::order::{rank_order, ranks_before, Ranked};
+use crate::order::{rank_order, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
-use crate::score::{mix, pair_score};
+use crate::race::scalar::{race_groups, race_tight};
+use crate::race::Columns;
+use crate::score::mix;
 
 pub use crate::limits::{MAX_FANOUT_BITS, MAX_LEVELS};
+#[doc(hidden)]
+pub use crate::race::scalar::{race_bounded, race_exact};
+
 /// Added to the seed before hashing a group, so group hashes are unrelated to node hashes.
 pub const GROUP_SEED_OFFSET: u64 = 0x5851_F42D_4C95_7F2D;
 
@@ -358,13 +368,16 @@ impl<'a> Skeleton<'a> {
             let gs = self.groups.get(lo..hi)?;
             let c = match self.columns {
                 Some(cols) => {
-                    let (hashes, inv) = (cols.hashes.get(lo..hi)?, cols.inv_weights.get(lo..hi)?);
-                    match self.nodes.backend().group_race(key_hash, hashes, inv) {
+                    let columns = Columns {
+                        hashes: cols.hashes.get(lo..hi)?,
+                        inv_weights: cols.inv_weights.get(lo..hi)?,
+                    };
+                    match self.nodes.backend().group_race(key_hash, columns) {
                         Some(c) => c,
                         None => race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?,
                     }
                 }
-                None => race_groups(key_hash, gs)?,
+                None => race_groups(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?,
             };
             let g = &gs[c];
             (lo, hi) = (g.start as usize, g.end as usize);
@@ -560,341 +573,8 @@ fn rank_groups(key_hash: u64, gs: &[Group], ranks: &mut [Ranked]) -> usize {
     m
 }
 
-/// `2^-53`, exactly.
-const TWO_POW_NEG_53: f64 = 1.0 / 9_007_199_254_740_992.0;
-/// Relative slack that covers every f64 rounding below, with a wide margin.
-const REL: f64 = 1.0 / 1_099_511_627_776.0; // 2^-40
-/// Absolute slack that covers the spec's `ln_u` error (below 2^-60).
-const ABS: f64 = 1.0 / 1_125_899_906_842_624.0; // 2^-50
-
-/// `t = 1 - u` for the race's `u = ((score >> 11) + 1) / 2^53`, exactly.
-#[inline(always)]
-fn one_minus_u(score: u64) -> f64 {
-    ((1u64 << 53) - ((score >> 11) + 1)) as f64 * TWO_POW_NEG_53
-}
-
-/// `t = 1 - u` rounded down to a multiple of 2^-52, with integer operations
-/// and one exact subtraction (no int-to-float conversion, whose false
-/// register dependency serialises the hot loop). `t * 2^53 = !score >> 11`,
-/// so its top 52 bits are the mantissa of `1 + t`.
-#[inline(always)]
-fn one_minus_u_floor(score: u64) -> f64 {
-    f64::from_bits(0x3FF0_0000_0000_0000 | (!score >> 12)) - 1.0
-}
-
-/// An upper bound of the spec's `ln_u(score) / w`, from `-ln(1 - t) >= t + t^2/2 + t^3/3`.
-#[inline(always)]
-fn upper_bound(t: f64, inv_weight: f64) -> f64 {
-    let series = t * (1.0 + t * (0.5 + t * (1.0 / 3.0)));
-    -(series * (1.0 - REL) - ABS) * inv_weight * (1.0 - REL)
-}
-
-/// A lower bound of the spec's `ln_u(score) / w`, from
-/// `-ln(1 - t) <= t + t^2/2 + t^3 / (3 (1 - t))`.
-#[inline(always)]
-fn lower_bound(t: f64, inv_weight: f64) -> f64 {
-    let series = t * (1.0 + t * (0.5 + t / (3.0 * (1.0 - t))));
-    -(series * (1.0 + REL) + ABS) * inv_weight * (1.0 + REL)
-}
-
-/// Whether the node `(hash, weight)` surely ranks after `(other_hash,
-/// other_weight)` for this key hash, decided from the cheap bounds alone;
-/// `false` means "not sure", never "ranks before".
-#[inline]
-pub(crate) fn surely_after(key_hash: u64, hash: u64, weight: f64, other_hash: u64, other_weight: f64) -> bool {
-    if weight == 0.0 {
-        return true;
-    }
-    if other_weight == 0.0 {
-        return false;
-    }
-    let hi = upper_bound(one_minus_u(pair_score(key_hash, hash)), 1.0 / weight);
-    let lo = lower_bound(one_minus_u(pair_score(key_hash, other_hash)), 1.0 / other_weight);
-    hi < lo
-}
-
-/// The winner of the placement v1 weighted race among `len` candidates
-/// `(hash, weight, 1 / weight)` (weight 0 never wins), exactly as SPEC.md §6
-/// orders them.
-///
-/// The fixed-point logarithm is slow, so the race first brackets every
-/// candidate's weighted score with two cheap series bounds; only when the
-/// runner-up's upper bound reaches the leader's lower bound (rare) does it
-/// compute the exact scores.
-#[inline]
-pub(crate) fn race(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
-    // Pass 1, the hot loop: `-ln(u) >= t >= t_floor` gives the upper bound
-    // `(ABS - t_floor) / w` with one subtraction and one multiplication.
-    let mut best = usize::MAX;
-    let mut best_hi = f64::NEG_INFINITY;
-    let mut best_t = 0.0;
-    let mut best_inv = 0.0;
-    let mut second_hi = f64::NEG_INFINITY;
-    for i in 0..len {
-        let (hash, weight, inv) = item(i);
-        if weight == 0.0 {
-            continue;
-        }
-        let t = one_minus_u_floor(pair_score(key_hash, hash));
-        let hi = (ABS - t) * inv;
-        if hi > best_hi {
-            second_hi = best_hi;
-            (best, best_hi, best_t, best_inv) = (i, hi, t, inv);
-        } else if hi > second_hi {
-            second_hi = hi;
-        }
-    }
-    if best == usize::MAX {
-        return None;
-    }
-    // Widen the runner-up's bound by far more than the rounding of pass 1.
-    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(best_t, best_inv) {
-        return Some(best);
-    }
-    race_tight(key_hash, len, item)
-}
-
-/// [`race`] among at most `2^MAX_FANOUT_BITS` sibling groups, without
-/// data-dependent branches in the hot loop: every first-order bound goes to a
-/// stack array, then two branch-free scans find the best and the runner-up.
-#[inline]
-fn race_groups(key_hash: u64, gs: &[Group]) -> Option<usize> {
-    const MAX: usize = 1 << MAX_FANOUT_BITS;
-    if gs.len() > MAX {
-        return race(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight));
-    }
-    let mut his = [f64::NEG_INFINITY; MAX];
-    for (hi, g) in his.iter_mut().zip(gs) {
-        let t = one_minus_u_floor(pair_score(key_hash, g.hash));
-        // A drained group (weight 0) has inv_weight 0: send it to -inf.
-        let drained = if g.weight == 0.0 { f64::NEG_INFINITY } else { 0.0 };
-        *hi = (ABS - t) * g.inv_weight + drained;
-    }
-    let his = &his[..gs.len()];
-    let best_hi = his.iter().fold(f64::NEG_INFINITY, |m, &h| m.max(h));
-    if best_hi == f64::NEG_INFINITY {
-        return None;
-    }
-    let best = his.iter().position(|&h| h == best_hi)?;
-    let second_hi = his
-        .iter()
-        .enumerate()
-        .fold(f64::NEG_INFINITY, |m, (i, &h)| if i == best { m } else { m.max(h) });
-    let g = &gs[best];
-    let t = one_minus_u(pair_score(key_hash, g.hash));
-    if second_hi + second_hi.abs() * (4.0 * REL) < lower_bound(t, g.inv_weight) {
-        return Some(best);
-    }
-    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))
-}
-
-/// Most children of one group the column kernel races (larger groups are
-/// impossible: the fan-out is at most `2^MAX_FANOUT_BITS`).
-const COLUMN_RACE_MAX: usize = 1 << MAX_FANOUT_BITS;
-/// The low bits of a leader key that hold the child's index.
-const INDEX_BITS: u64 = COLUMN_RACE_MAX as u64 - 1;
-
-/// One level's group race over its columns, on `V`'s lanes: `Some(winner)`
-/// when the bounds prove it, `None` when [`race_tight`] must decide
-/// (near-ties, no eligible child, or more than [`COLUMN_RACE_MAX`] children).
-///
-/// Every child gets an upper bound `UB` and a lower bound `LB` of its `E =
-/// -weighted_score` in vector arithmetic (see `arch::lane_race`; with
-/// `inv = fl(1 / w)` the division by `w` is a product, off by `2^-53`).
-/// Let `m` be the smallest `UB`, held by child `a`: `LB_a <= E_a <= m`. If
-/// every other child has `LB > m`, it ranks after `a`, so `a` wins. Drained
-/// children (`inv == 0`) and the lanes past the end get `LB = UB = inf`.
-///
-/// # Safety
-/// The ISA of `V` is supported.
-#[inline(always)]
-pub(crate) unsafe fn race_columns<V: Vector>(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
-    use crate::arch::lane_race::{neg_ln_upper, splat_f64, E_HIGH, E_LOW};
-    let n = hashes.len();
-    if n == 0 || n > COLUMN_RACE_MAX || inv_weights.len() != n {
-        return None;
-    }
-    let lanes = V::LANES;
-    let mut lows = [0u64; COLUMN_RACE_MAX];
-    // SAFETY: `load_tail` reads `i..i + len <= n` of both columns (whose
-    // lengths are `n`); the stores write `i..i + LANES <= COLUMN_RACE_MAX`
-    // (LANES divides 64); ISA by the caller.
-    unsafe {
-        let key = V::splat(key_hash);
-        let (hp, ip) = (hashes.as_ptr(), inv_weights.as_ptr().cast::<u64>());
-        let inf = splat_f64::<V>(f64::INFINITY);
-        let mut m = inf;
-        let mut i = 0;
-        while i < n {
-            let len = (n - i).min(lanes);
-            let inv = V::load_tail(ip.wrapping_add(i), len, 0);
-            let p = V::race_key(mix_lanes(key.xor(V::load_tail(hp.wrapping_add(i), len, 0))));
-            let drained = inv.eq(V::splat(0));
-            let upper = neg_ln_upper(p).mul_f64(inv).mul_f64(splat_f64(E_HIGH));
-            m = m.min_f64(V::select(drained, inf, upper));
-            let lower = p.mul_f64(inv).mul_f64(splat_f64(E_LOW));
-            V::select(drained, inf, lower).store(lows.as_mut_ptr().add(i));
-            i += lanes;
-        }
-        let m = m.reduce_min_f64();
-        if m == f64::INFINITY {
-            return None;
-        }
-        let m = splat_f64::<V>(m);
-        let mut near = 0u64;
-        let mut i = 0;
-        while i < n {
-            let beyond = V::mask_bits(m.lt_f64(V::load(lows.as_ptr().add(i))));
-            near |= u64::from(!beyond & ((1u32 << lanes) - 1)) << i;
-            i += lanes;
-        }
-        // Lanes past the end hold `inf`, which is beyond every finite `m`.
-        (near.count_ones() == 1).then_some(near.trailing_zeros() as usize)
-    }
-}
-
-/// [`race_columns`] for the scalar backend.
-pub(crate) fn race_columns_scalar(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
-    let n = hashes.len();
-    if n == 0 || n > COLUMN_RACE_MAX || inv_weights.len() != n {
-        return None;
-    }
-    let mut scores = [0u64; COLUMN_RACE_MAX];
-    for (s, &h) in scores.iter_mut().zip(hashes) {
-        *s = pair_score(key_hash, h);
-    }
-    decide_columns(&scores[..n], inv_weights)
-}
-
-/// An f64 as a u64 with the same order (for non-NaN values), so the
-/// reductions below are integer max scans the compiler vectorises.
-#[inline(always)]
-fn ordered_bits(x: f64) -> u64 {
-    let b = x.to_bits();
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | 1 << 63
-    }
-}
-
-/// The decision of [`race_groups`] from raw scores, refined: a child whose
-/// first-order bound does not clear the leader gets the third-order bound of
-/// [`race_tight`] before giving up. Drained children (`inv_weight == 0`) get
-/// key 0, below every eligible child.
-#[inline(always)]
-fn decide_columns(scores: &[u64], inv_weights: &[f64]) -> Option<usize> {
-    let n = scores.len();
-    let mut his = [f64::NAN; COLUMN_RACE_MAX];
-    let mut keys = [0u64; COLUMN_RACE_MAX];
-    for (i, (((h, k), &s), &inv)) in his
-        .iter_mut()
-        .zip(keys.iter_mut())
-        .zip(scores)
-        .zip(inv_weights)
-        .enumerate()
-    {
-        let hi = (ABS - one_minus_u_floor(s)) * inv;
-        *h = if inv == 0.0 { f64::NAN } else { hi };
-        // The low 6 bits name the child (lower index wins a tie), so one
-        // integer max finds the leader. Dropping them may pick a child
-        // within 2^-46 of the true leader; the check below then fails
-        // (the true leader's bound reaches the chosen one's) and the exact
-        // race decides.
-        let index = (COLUMN_RACE_MAX - 1 - i) as u64;
-        *k = if inv == 0.0 {
-            0
-        } else {
-            (ordered_bits(hi) & !INDEX_BITS) | index
-        };
-    }
-    let his = &his[..n];
-    let best_key = keys.iter().fold(0, |m, &k| m.max(k));
-    if best_key == 0 {
-        return None;
-    }
-    let best = COLUMN_RACE_MAX - 1 - (best_key & INDEX_BITS) as usize;
-    if best >= n {
-        return None;
-    }
-    let lo = lower_bound(one_minus_u(scores[best]), inv_weights[best]);
-    // Pass 1's bound, widened as in `race`; drained children (NaN) never
-    // count, the leader always does.
-    let contenders = his
-        .iter()
-        .fold(0u32, |c, &h| c + u32::from(h + h.abs() * (4.0 * REL) >= lo));
-    if contenders <= 1 {
-        return Some(best);
-    }
-    for (j, &h) in his.iter().enumerate() {
-        if j != best && h + h.abs() * (4.0 * REL) >= lo && upper_bound(one_minus_u(scores[j]), inv_weights[j]) >= lo {
-            return None;
-        }
-    }
-    Some(best)
-}
-
-/// The race when the first-order bounds are too close to call: third-order
-/// bounds, then, if still undecided, the exact scores.
-#[cold]
-fn race_tight(key_hash: u64, len: usize, item: impl Fn(usize) -> (u64, f64, f64)) -> Option<usize> {
-    let mut best = usize::MAX;
-    let mut best_hi = f64::NEG_INFINITY;
-    let mut best_t = 0.0;
-    let mut best_inv = 0.0;
-    let mut second_hi = f64::NEG_INFINITY;
-    for i in 0..len {
-        let (hash, weight, inv) = item(i);
-        if weight == 0.0 {
-            continue;
-        }
-        let t = one_minus_u(pair_score(key_hash, hash));
-        let hi = upper_bound(t, inv);
-        if hi > best_hi {
-            second_hi = best_hi;
-            (best, best_hi, best_t, best_inv) = (i, hi, t, inv);
-        } else if hi > second_hi {
-            second_hi = hi;
-        }
-    }
-    if best != usize::MAX && second_hi < lower_bound(best_t, best_inv) {
-        return Some(best);
-    }
-    let mut winner: Option<Ranked> = None;
-    for i in 0..len {
-        let (hash, weight, _) = item(i);
-        if weight == 0.0 {
-            continue;
-        }
-        let c = Ranked::weighted(key_hash, hash, weight, i as u32);
-        if winner.is_none_or(|w| ranks_before(&c, &w)) {
-            winner = Some(c);
-        }
-    }
-    winner.map(|w| w.index as usize)
-}
-
-/// The exact race, for tests of [`race`].
-#[doc(hidden)]
-pub fn race_exact(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
-    (0..hashes.len())
-        .filter(|&i| weights[i] != 0.0)
-        .map(|i| Ranked::weighted(key_hash, hashes[i], weights[i], i as u32))
-        .min_by(rank_order)
-        .map(|r| r.index as usize)
-}
-
-/// The bounded race, for tests against [`race_exact`].
-#[doc(hidden)]
-pub fn race_bounded(key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
-    race(key_hash, hashes.len(), |i| {
-        let w = weights[i];
-        (hashes[i], w, if w == 0.0 { 0.0 } else { 1.0 / w })
-    })
-}
-
 /// One level's race as [`Skeleton::owner_of_hash`] runs it over group
-/// columns on `backend` (the column kernel, then [`race_tight`] where it
+/// columns on `backend` (the column kernel, then the exact race where it
 /// cannot decide), for tests against [`race_exact`].
 #[doc(hidden)]
 pub fn race_columns_on(backend: Backend, key_hash: u64, hashes: &[u64], weights: &[f64]) -> Option<usize> {
@@ -903,7 +583,11 @@ pub fn race_columns_on(backend: Backend, key_hash: u64, hashes: &[u64], weights:
     for (i, &w) in inv.iter_mut().zip(weights) {
         *i = if w == 0.0 { 0.0 } else { 1.0 / w };
     }
+    let columns = Columns {
+        hashes,
+        inv_weights: inv,
+    };
     backend
-        .group_race(key_hash, hashes, inv)
+        .group_race(key_hash, columns)
         .or_else(|| race_tight(key_hash, hashes.len(), |i| (hashes[i], weights[i], inv[i])))
 }

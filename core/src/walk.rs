@@ -15,8 +15,8 @@ impl NodeTable<'_> {
     /// One scalar pass over the table: O(n) per step, no allocation.
     pub fn next_in_ranking_of_hash(&self, key_hash: u64, after: &Ranked) -> Option<Ranked> {
         let mut best: Option<Ranked> = None;
-        for i in 0..self.hashes.len() {
-            let Some(c) = candidate(self, key_hash, i) else {
+        for i in 0..self.columns.hashes.len() {
+            let Some(c) = candidate(&self.columns, key_hash, i) else {
                 continue;
             };
             if ranks_before(after, &c) && best.is_none_or(|b| ranks_before(&c, &b)) {
@@ -29,7 +29,9 @@ impl NodeTable<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{node_hash, NodeTable, Ranked};
+    use crate::hash::node_hash;
+    use crate::node_table::NodeTable;
+    use crate::order::Ranked;
 
     fn walk_matches_top_k(weights: Option<&[f64]>, n: usize) {
         let mut hashes = [0u64; 40];
@@ -38,7 +40,7 @@ mod tests {
         }
         let table = NodeTable::new(7, &hashes[..n], weights).unwrap();
         for key in 0u64..200 {
-            let kh = crate::key_hash(&key.to_le_bytes(), 7);
+            let kh = crate::hash::key_hash(&key.to_le_bytes(), 7);
             let mut full = [Ranked::EMPTY; 40];
             let len = table.top_k_of_hash(kh, &mut full[..n]);
             let mut walked = 1;

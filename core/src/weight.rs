@@ -2,10 +2,7 @@
 
 use crate::error::{Error, WeightError};
 
-/// The smallest non-zero weight, 2^-64.
-pub const MIN_WEIGHT: f64 = 1.0 / 18_446_744_073_709_551_616.0;
-/// The largest weight, 2^64.
-pub const MAX_WEIGHT: f64 = 18_446_744_073_709_551_616.0;
+pub use crate::limits::{MAX_WEIGHT, MIN_WEIGHT};
 
 /// Checks that `weight` is `+0.0` (the node is drained) or a normal f64 in
 /// `[2^-64, 2^64]`. Nothing is rounded or clamped.

@@ -8,28 +8,25 @@
 //!   exact insertion with the oracle's order.
 //! * Weighted: a threshold scan with [`Vector::race_filter`]; candidates get
 //!   logarithm-free intervals, the last survivors float-`ln` ones and, only
-//!   for near-ties, the exact `ln` (see [`super::bounds`]).
+//!   for near-ties, the exact `ln` (see [`crate::race::bounds`]).
 //! * Batches: one dispatch per batch; for small equal-weight tables the keys
 //!   go in the lanes and the loop runs over the nodes.
 //!
 //! Every function here is `unsafe` only because it calls [`Vector`] methods:
 //! callers must hold the ISA (see [`Vector`]).
 
-use super::bounds::{interval, quick_interval, race_margin};
 use super::{mix, Vector};
-use crate::node_table::{NodeTable, Shape};
+use crate::limits::{RACE_CANDIDATES, WEIGHTED_K_MAX};
 use crate::oracle;
 use crate::order::{ranks_before, Ranked};
 use crate::packed::{KeyOffset, PackedKeys};
+use crate::race::bounds::{interval, quick_interval, race_margin};
 use crate::score::pair_score;
+use crate::table::{Shape, TableColumns};
 
 /// Lane indices 0, 1, 2, ... for the argmax index accumulators.
 pub(super) static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 
-/// Largest weighted top-k served by the candidate race; larger ones go to the oracle.
-pub(crate) const WEIGHTED_K_MAX: usize = 16;
-/// Candidates a weighted race keeps (then it prunes; if still full, the oracle answers).
-const CANDIDATES: usize = 24;
 /// Equal-weight tables up to this size run batches with keys in lanes.
 const KEYS_IN_LANES_MAX_NODES: usize = 24;
 
@@ -49,7 +46,7 @@ unsafe fn scores_at<V: Vector>(key: V, hashes: &[u64], i: usize) -> V {
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     if table.summary.eligible == 0 || !weights_fit(table) {
         return oracle::owner(table, key_hash);
     }
@@ -76,7 +73,7 @@ pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> O
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn top_k<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+pub(crate) unsafe fn top_k<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     if k == 0 || k >= table.eligible() || !weights_fit(table) {
         // Empty, or the full ranking: the oracle's sort is the work either way.
@@ -97,7 +94,11 @@ pub(crate) unsafe fn top_k<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out:
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
-pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys: &PackedKeys<'_, O>, out: &mut [u32]) {
+pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(
+    table: &TableColumns<'_>,
+    keys: &PackedKeys<'_, O>,
+    out: &mut [u32],
+) {
     let n = table.hashes.len();
     // SAFETY: forwarded caller guarantee.
     unsafe {
@@ -112,10 +113,10 @@ pub(crate) unsafe fn owners<V: Vector, O: KeyOffset>(table: &NodeTable<'_>, keys
 }
 
 /// Whether the weights (when present) cover every node, so the kernels may
-/// read `weights[i]` for every node `i`. `NodeTable::from_summary` does not
+/// read `weights[i]` for every node `i`. `crate::NodeTable::from_summary` does not
 /// check this; a mismatched table falls back to the oracle.
 #[inline(always)]
-fn weights_fit(table: &NodeTable<'_>) -> bool {
+fn weights_fit(table: &TableColumns<'_>) -> bool {
     table.weights.is_none_or(|w| w.len() >= table.hashes.len())
 }
 
@@ -266,7 +267,7 @@ fn admit_plain(
 /// # Safety
 /// The ISA of `V` is supported; `out` is not empty.
 #[inline(always)]
-unsafe fn top_k_plain<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+unsafe fn top_k_plain<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let hashes = table.hashes;
     let n = hashes.len();
     let k = out.len();
@@ -326,7 +327,7 @@ struct Candidate {
 /// the k-th smallest `hi` (infinite until k candidates are known). A node
 /// whose `E` surely exceeds the bound is out: k candidates beat it.
 struct Race {
-    cands: [Candidate; CANDIDATES],
+    cands: [Candidate; RACE_CANDIDATES],
     len: usize,
     k: usize,
     bound: f64,
@@ -339,7 +340,7 @@ impl Race {
                 lo: 0.0,
                 hi: 0.0,
                 index: 0,
-            }; CANDIDATES],
+            }; RACE_CANDIDATES],
             len: 0,
             k,
             bound: f64::INFINITY,
@@ -354,7 +355,7 @@ impl Race {
         if lo > self.bound {
             return true;
         }
-        if self.len == CANDIDATES {
+        if self.len == RACE_CANDIDATES {
             let bound = self.bound;
             let mut kept = 0;
             for r in 0..self.len {
@@ -364,7 +365,7 @@ impl Race {
                 }
             }
             self.len = kept;
-            if kept == CANDIDATES {
+            if kept == RACE_CANDIDATES {
                 return false;
             }
         }
@@ -572,7 +573,7 @@ unsafe fn admit_chunk_from<V: Vector>(
 /// The ISA of `V` is supported; the table is `Weighted` and its weights cover
 /// every node.
 #[inline(always)]
-unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut Race) -> bool {
+unsafe fn run_race<V: Vector>(table: &TableColumns<'_>, key_hash: u64, race: &mut Race) -> bool {
     let hashes = table.hashes;
     let Some(weights) = table.weights else {
         return false;
@@ -627,7 +628,7 @@ unsafe fn run_race<V: Vector>(table: &NodeTable<'_>, key_hash: u64, race: &mut R
 
 /// The exact standing of node `j` (computes the fixed-point `ln`).
 #[inline]
-fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
+fn exact(table: &TableColumns<'_>, key_hash: u64, j: u32) -> Ranked {
     let j_us = j as usize;
     Ranked::weighted(key_hash, table.hashes[j_us], table.weight(j_us), j)
 }
@@ -637,7 +638,7 @@ fn exact(table: &NodeTable<'_>, key_hash: u64, j: u32) -> Ranked {
 /// # Safety
 /// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
 #[inline(always)]
-unsafe fn owner_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+unsafe fn owner_weighted<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     // SAFETY: forwarded caller guarantee.
     let mut race = Race::new(1);
     // SAFETY: forwarded caller guarantee.
@@ -675,7 +676,7 @@ struct Survivor {
 
 /// Whether survivor `a` ranks before survivor `b`. Disjoint intervals decide
 /// (they agree with the exact order); overlapping ones use the exact standings.
-fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: usize, b: usize) -> bool {
+fn survivor_before(table: &TableColumns<'_>, key_hash: u64, s: &mut [Survivor], a: usize, b: usize) -> bool {
     if s[a].hi < s[b].lo {
         return true;
     }
@@ -693,7 +694,7 @@ fn survivor_before(table: &NodeTable<'_>, key_hash: u64, s: &mut [Survivor], a: 
 /// # Safety
 /// The ISA of `V` is supported; the table is `Weighted` with fitting weights.
 #[inline(always)]
-unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
+unsafe fn top_k_weighted<V: Vector>(table: &TableColumns<'_>, key_hash: u64, out: &mut [Ranked]) -> usize {
     let k = out.len();
     // SAFETY: forwarded caller guarantee.
     let mut race = Race::new(k);
@@ -710,7 +711,7 @@ unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &
         hi: 0.0,
         index: 0,
         exact: None,
-    }; CANDIDATES];
+    }; RACE_CANDIDATES];
     for (dst, c) in s.iter_mut().zip(&race.cands[..alive]) {
         *dst = Survivor {
             lo: c.lo,
@@ -741,7 +742,7 @@ unsafe fn top_k_weighted<V: Vector>(table: &NodeTable<'_>, key_hash: u64, out: &
 /// The ISA of `V` is supported; the table is `AllEqual` and not empty.
 #[inline(always)]
 unsafe fn owners_keys_in_lanes<V: Vector, O: KeyOffset>(
-    table: &NodeTable<'_>,
+    table: &TableColumns<'_>,
     keys: &PackedKeys<'_, O>,
     out: &mut [u32],
 ) {

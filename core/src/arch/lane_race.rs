@@ -32,10 +32,11 @@
 //! the final check covers), which keeps the loop nearly as cheap as the
 //! plain argmax for large tables.
 
-use super::bounds::race_margin;
 use super::kernels::IOTA;
 use super::{mix, Vector};
-use crate::node_table::NodeTable;
+use crate::limits::{LANE_E_HIGH, LANE_E_LOW, LANE_P_MAX, LANE_P_UP, LN_EXCESS_ABS};
+use crate::race::bounds::race_margin;
+use crate::table::TableColumns;
 
 /// Chunks raced in every lane before the filter takes over. A chunk in
 /// the filter phase that lets a lane through costs the race of that chunk,
@@ -118,40 +119,33 @@ impl<V: Vector> Standings<V> {
     }
 }
 
-/// `2^-53 (1 + 2^-48)`: scales `p + 2` to an upper bound of `x + x^2 / 2`.
-const P_UP: f64 = (1.0 + 1.0 / (1u64 << 48) as f64) / (1u64 << 53) as f64;
-/// `2^-53 (1 - 2^-11)`: scales `p / w` to a lower bound of `E`.
-pub(crate) const E_LOW: f64 = (1.0 - 1.0 / (1u64 << 11) as f64) / (1u64 << 53) as f64;
-/// `1 + 2^-11`: covers the approximate divisions (`2^-14` each) and every rounding.
-pub(crate) const E_HIGH: f64 = 1.0 + 1.0 / (1u64 << 11) as f64;
-/// Absolute widening of `-ln u`: covers the spec's fixed-point excess (below `2^-60`).
-const ABS: f64 = 1.0 / (1u64 << 58) as f64;
-/// Upper bounds are given only below this `x + x^2 / 2` (so `3 (1 - P)` keeps its precision).
-const P_MAX: f64 = 0.75;
-
 /// An upper bound of `E` for every lane's best node, `inf` for an empty
-/// lane or where none is given (`P >= P_MAX`: only in tiny races).
+/// lane or where none is given (`P >= LANE_P_MAX`: only in tiny races).
 ///
 /// Why: the lane's `p` is at least the true `2^53 P` (`P = x + x^2 / 2`)
 /// less 2 (a backend may use `2 floor(k / 2)` for `k`, and `dp / dk <= 2`)
-/// and a relative `2^-52`, so `fl(fl(p + 2) P_UP) >= P`. Since `x <= P`,
+/// and a relative `2^-52`, so `fl(fl(p + 2) LANE_P_UP) >= P`. Since `x <= P`,
 /// `-ln(1 - x) = P + sum_{j >= 3} x^j / j <= P + P^3 / (3 (1 - P))`. The
 /// spec's `E = fl(fl(L) / w)` with `fl(L) <= (-ln u + 2^-60) (1 + 2^-53)`.
 /// Two approximate divisions (`2^-14` each) and a dozen roundings stay far
-/// below `E_HIGH - 1`.
+/// below `LANE_E_HIGH - 1`.
 ///
 /// # Safety
 /// The ISA of `V` is supported.
 #[inline(always)]
 unsafe fn upper_bounds<V: Vector>(s: &Standings<V>) -> V {
     // SAFETY: forwarded caller guarantee.
-    unsafe { neg_ln_upper(s.key).div_f64_approx(s.weight).mul_f64(splat_f64(E_HIGH)) }
+    unsafe {
+        neg_ln_upper(s.key)
+            .div_f64_approx(s.weight)
+            .mul_f64(splat_f64(LANE_E_HIGH))
+    }
 }
 
 /// For race keys `key` ([`Vector::race_key`]): an upper bound `H` of
 /// `-ln u` plus the spec's excess (`2^-60`), within a relative `2^-13`
-/// (one approximate division), or `inf` where `P >= P_MAX`. Then
-/// `fl(fl(H / w) E_HIGH) >= E` even with an approximate division by `w`
+/// (one approximate division), or `inf` where `P >= LANE_P_MAX`. Then
+/// `fl(fl(H / w) LANE_E_HIGH) >= E` even with an approximate division by `w`
 /// (see [`upper_bounds`]).
 ///
 /// # Safety
@@ -161,11 +155,11 @@ pub(crate) unsafe fn neg_ln_upper<V: Vector>(key: V) -> V {
     // SAFETY: forwarded caller guarantee.
     unsafe {
         let c = splat_f64::<V>;
-        let p = key.add_f64(c(2.0)).mul_f64(c(P_UP));
+        let p = key.add_f64(c(2.0)).mul_f64(c(LANE_P_UP));
         let p3 = p.mul_f64(p).mul_f64(p);
         let tail = p3.div_f64_approx(c(3.0).add_f64(p.mul_f64(c(-3.0))));
-        let neg_ln = p.add_f64(tail).add_f64(c(ABS));
-        V::select(p.lt_f64(c(P_MAX)), neg_ln, c(f64::INFINITY))
+        let neg_ln = p.add_f64(tail).add_f64(c(LN_EXCESS_ABS));
+        V::select(p.lt_f64(c(LANE_P_MAX)), neg_ln, c(f64::INFINITY))
     }
 }
 
@@ -193,7 +187,7 @@ unsafe fn best_upper_bound<V: Vector>(lanes: &(Standings<V>, Standings<V>)) -> f
 
 /// The lanes whose `(key, weight)` provably rank after a node with `E <=
 /// bound`: every node a lane dropped behind that slot has `E >= p / w 2^-53
-/// (1 - 2^-49)` (see [`decide`]), and `fl(fl(p / w) E_LOW)` is below that
+/// (1 - 2^-49)` (see [`decide`]), and `fl(fl(p / w) LANE_E_LOW)` is below that
 /// (an approximate division is off by at most `2^-14`). An empty slot
 /// (key 1, weight 0) has an infinite bound.
 /// (A function, not a closure: closures would not inherit the target features.)
@@ -203,7 +197,7 @@ unsafe fn best_upper_bound<V: Vector>(lanes: &(Standings<V>, Standings<V>)) -> f
 #[inline(always)]
 unsafe fn beyond<V: Vector>(bound: V, key: V, weight: V) -> u32 {
     // SAFETY: forwarded caller guarantee.
-    unsafe { V::mask_bits(bound.lt_f64(key.div_f64_approx(weight).mul_f64(V::splat(E_LOW.to_bits())))) }
+    unsafe { V::mask_bits(bound.lt_f64(key.div_f64_approx(weight).mul_f64(V::splat(LANE_E_LOW.to_bits())))) }
 }
 
 /// The owner, if the bounds prove it (see the module docs).
@@ -213,7 +207,7 @@ unsafe fn beyond<V: Vector>(bound: V, key: V, weight: V) -> u32 {
 /// first node other than that best (by `p / w`) is `f`. Then `p_j / w_j >=
 /// (p_f / w_f) (1 - 2^-52)`; `p_j` exceeds `2^53 (x + x^2 / 2)` by at most
 /// `2^-51` relatively; and the spec's `E_j >= (x_j + x_j^2 / 2) / w_j (1 -
-/// 2^-53)^2` (see [`super::bounds::quick_interval`]). So `E_j >= p_f / w_f
+/// 2^-53)^2` (see [`crate::race::bounds::quick_interval`]). So `E_j >= p_f / w_f
 /// 2^-53 (1 - 2^-49)`, which [`beyond`] compares with `m`. Lane `a`'s own
 /// best has a lower bound at most `m`, so it is the one lane whose first
 /// node is not beyond `m`; if its runner-up is, its best is the owner,
@@ -267,7 +261,7 @@ unsafe fn take_chunk<V: Vector>(lanes: &mut (Standings<V>, Standings<V>), s: (V,
 /// # Safety
 /// The ISA of `V` is supported; the table's weights cover every node.
 #[inline(always)]
-pub(crate) unsafe fn owner<V: Vector>(table: &NodeTable<'_>, key_hash: u64) -> Option<u32> {
+pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> Option<u32> {
     let hashes = table.hashes;
     let weights = table.weights?;
     let n = hashes.len();

@@ -10,7 +10,7 @@
 //! Every kernel returns exactly what the scalar oracle returns: argmax, tie
 //! order and top-k order, bit for bit (tested in `core/tests/backends.rs`).
 
-pub(crate) mod bounds;
+pub(crate) mod column_race;
 pub(crate) mod kernels;
 pub(crate) mod lane_race;
 
@@ -106,13 +106,13 @@ pub(crate) unsafe trait Vector: Copy {
             .fold(u64::MAX, |m, (&v, &i)| if v == best { m.min(i) } else { m });
         (best, at)
     }
-    /// The weighted-race filter (see [`bounds`]): bit `i` set unless lane
+    /// The weighted-race filter (see [`crate::race::bounds`]): bit `i` set unless lane
     /// `i` surely loses to `bound`.
     ///
     /// With `k = !score >> 11` (so `1 - u = k / 2^53`) and `w` the lane's
     /// weight, the bit is clear only when `k > fl(bound * 2^53 * w)`, which
     /// proves `-weighted_score(score, w) > bound / (1 + 2^-48)`
-    /// ([`bounds::race_margin`] widens the bound so this means "loses").
+    /// ([`crate::race::bounds::race_margin`] widens the bound so this means "loses").
     /// Lanes whose product is NaN (weight 0 and an infinite bound) are clear.
     ///
     /// # Safety
@@ -168,7 +168,7 @@ macro_rules! entry_points {
         /// # Safety
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn owner(table: &$crate::node_table::NodeTable<'_>, key_hash: u64) -> Option<u32> {
+        pub(crate) unsafe fn owner(table: &$crate::table::TableColumns<'_>, key_hash: u64) -> Option<u32> {
             // SAFETY: the features are enabled here, as the caller guarantees.
             unsafe { $crate::arch::kernels::owner::<$vector>(table, key_hash) }
         }
@@ -179,7 +179,7 @@ macro_rules! entry_points {
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn top_k(
-            table: &$crate::node_table::NodeTable<'_>,
+            table: &$crate::table::TableColumns<'_>,
             key_hash: u64,
             out: &mut [$crate::order::Ranked],
         ) -> usize {
@@ -192,9 +192,9 @@ macro_rules! entry_points {
         /// # Safety
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
-        pub(crate) unsafe fn group_race(key_hash: u64, hashes: &[u64], inv_weights: &[f64]) -> Option<usize> {
+        pub(crate) unsafe fn group_race(key_hash: u64, columns: $crate::race::Columns<'_>) -> Option<usize> {
             // SAFETY: as above.
-            unsafe { $crate::skeleton::race_columns::<$vector>(key_hash, hashes, inv_weights) }
+            unsafe { $crate::arch::column_race::race_columns::<$vector>(key_hash, columns) }
         }
 
         /// The owner of every key of a batch.
@@ -203,7 +203,7 @@ macro_rules! entry_points {
         /// The CPU must support the features this module is compiled for.
         #[target_feature(enable = $features)]
         pub(crate) unsafe fn owners<O: $crate::packed::KeyOffset>(
-            table: &$crate::node_table::NodeTable<'_>,
+            table: &$crate::table::TableColumns<'_>,
             keys: &$crate::packed::PackedKeys<'_, O>,
             out: &mut [u32],
         ) {

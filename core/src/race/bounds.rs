@@ -5,7 +5,7 @@
 //! Write `E = -weighted_score(score, w) >= 0` (smaller `E` ranks first). The
 //! weighted kernels work in two stages:
 //!
-//! 1. A SIMD filter, [`crate::arch::Vector::race_filter`], uses the bound
+//! 1. A SIMD filter, `Vector::race_filter` (in `arch`), uses the bound
 //!    `-ln(u) >= 1 - u` (no logarithm at all) to drop every node whose `E`
 //!    surely exceeds the current bound `B`.
 //! 2. Nodes that pass get a logarithm-free interval from [`quick_interval`];
@@ -19,18 +19,14 @@
 //! At the end only candidates with `lo <= B` can still be the answer; the
 //! exact `ln` runs only if two of them overlap.
 
+use super::TWO_POW_NEG_53;
+use crate::limits::{LN_EXCESS_ABS, LN_INTERVAL_REL, QUICK_HI, QUICK_LO, RACE_FILTER_MARGIN};
 use crate::ln::unit_numerator;
 
 /// `ln 2`, rounded to nearest.
 const LN2: f64 = core::f64::consts::LN_2;
-/// Relative widening of the float `ln` (its error is below `2^-42`).
-const REL: f64 = 1.0 / (1u64 << 36) as f64;
-/// Absolute widening of `-ln(u)`: covers the spec's fixed-point excess (< 2^-60).
-const ABS: f64 = 1.0 / (1u64 << 58) as f64;
-/// `1 + 2^-48`: see [`race_margin`].
-const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 48) as f64;
 
-/// The bound handed to [`crate::arch::Vector::race_filter`] for a current
+/// The bound handed to `Vector::race_filter` (in `arch`) for a current
 /// best (or k-th best) upper bound `bound`.
 ///
 /// The filter clears a lane when `k > fl(bound' * 2^53 * w)`. With
@@ -40,7 +36,7 @@ const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 48) as f64;
 /// >= fl(v / w) > bound`: the lane loses to the candidate that set `bound`.
 #[inline(always)]
 pub(crate) fn race_margin(bound: f64) -> f64 {
-    bound * MARGIN
+    bound * RACE_FILTER_MARGIN
 }
 
 /// `-ln(m / 2^53)` for `m` in `[1, 2^53]`, relative error below `2^-42`.
@@ -72,21 +68,18 @@ fn neg_ln_unit(m: u64) -> f64 {
 #[inline]
 pub(crate) fn interval(score: u64, weight: f64) -> (f64, f64) {
     let l = neg_ln_unit(unit_numerator(score));
-    let lo_l = l * (1.0 - REL) - ABS;
-    let hi_l = l * (1.0 + REL) + ABS;
+    let lo_l = l * (1.0 - LN_INTERVAL_REL) - LN_EXCESS_ABS;
+    let hi_l = l * (1.0 + LN_INTERVAL_REL) + LN_EXCESS_ABS;
     // One division; the reciprocal and the products add a few 2^-53 roundings.
     let inverse = 1.0 / weight;
-    let lo = if lo_l > 0.0 { lo_l * inverse * (1.0 - REL) } else { 0.0 };
-    let hi = hi_l * inverse * (1.0 + REL);
+    let lo = if lo_l > 0.0 {
+        lo_l * inverse * (1.0 - LN_INTERVAL_REL)
+    } else {
+        0.0
+    };
+    let hi = hi_l * inverse * (1.0 + LN_INTERVAL_REL);
     (lo, hi)
 }
-
-/// `2^-53`, exactly.
-const TWO_NEG_53: f64 = 1.0 / (1u64 << 53) as f64;
-/// `1 - 2^-50`: covers the roundings of the quick lower bound.
-const QUICK_LO: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
-/// `1 + 2^-40`: covers the handful of roundings of the quick upper bound.
-const QUICK_HI: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
 
 /// A logarithm-free interval `[lo, hi]` around `-weighted_score(score,
 /// weight)`, from the series `-ln(1 - x) = x + x^2/2 + x^3/3 + ...` with
@@ -110,10 +103,10 @@ pub(crate) fn quick_interval(score: u64, inverse: f64) -> (f64, f64) {
     let m = (1u64 << 53) - k;
     // Both convert exactly (k < 2^53, 1 <= m <= 2^53), and `x` is exact.
     let (k, m) = (k as f64, m as f64);
-    let x = k * TWO_NEG_53;
+    let x = k * TWO_POW_NEG_53;
     let half_x = 0.5 * x;
     let lo = (x + half_x * x) * inverse * QUICK_LO;
-    let hi = (x + half_x * (k / m) + ABS) * inverse * QUICK_HI;
+    let hi = (x + half_x * (k / m) + LN_EXCESS_ABS) * inverse * QUICK_HI;
     (lo, hi)
 }
 
