@@ -3,8 +3,9 @@
 #   make help    every target, one line each (from the `## ` comment on its rule line)
 #   make prereqs the system packages and Rust parts the tests need (tools/prereqs.sh; make test runs it)
 #   make demo    build what is needed and show placement in every language
-#   make test    every language's tests, every example in the docs, then the release artifacts
-#                installed outside the repo, and the aarch64 C library and core tests under qemu-aarch64 (what CI runs)
+#   make test    every language's tests, short Miri and loom runs on the set crate, every example in the
+#                docs, then the release artifacts installed outside the repo, and the aarch64 C library and core
+#                tests under qemu-aarch64 (what CI runs; make prereqs first)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 #   make guide   the user guide (docs/guide/) into build/guide/; make guide-figures regenerates its pictures
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)

@@ -38,7 +38,7 @@ fn nodes() -> usize {
     if full() {
         1100
     } else {
-        24
+        12
     }
 }
 
@@ -78,14 +78,24 @@ fn matches(snap: &Snapshot, record: &Record) {
     for (c, (id, _)) in cloned.iter().zip(record.iter().step_by(5)) {
         assert_eq!(&c[..], &id[..]);
     }
-    let fresh = Rendezvous::with_weights(record.iter().map(|(id, w)| (id, *w)), Options::default())
-        .unwrap()
-        .snapshot();
-    for k in 0..8u32 {
+    // The owners read the shared hash and weight columns; they must be
+    // members with weight, and (where the interpreter's time allows a fresh
+    // build) the owners a fresh build of the same members gives.
+    let keys = if full() { 8 } else { 2 };
+    let fresh = full().then(|| {
+        Rendezvous::with_weights(record.iter().map(|(id, w)| (id, *w)), Options::default())
+            .unwrap()
+            .snapshot()
+    });
+    for k in 0..keys {
         let key = format!("key-{k}");
-        match (snap.owner(key.as_bytes()), fresh.owner(key.as_bytes())) {
-            (Ok(a), Ok(b)) => assert_eq!(a.id(), b.id(), "owner of {key}"),
-            (a, b) => assert_eq!(a.is_err(), b.is_err(), "owner of {key}"),
+        let Ok(owner) = snap.owner(key.as_bytes()) else {
+            assert!(record.iter().all(|&(_, w)| w == 0.0), "no owner for {key}");
+            continue;
+        };
+        assert!(record.iter().any(|(id, w)| &id[..] == owner.id() && *w > 0.0));
+        if let Some(fresh) = &fresh {
+            assert_eq!(owner.id(), fresh.owner(key.as_bytes()).unwrap().id(), "owner of {key}");
         }
     }
 }
@@ -97,7 +107,7 @@ fn matches(snap: &Snapshot, record: &Record) {
 #[test]
 fn held_snapshots_keep_their_ids_and_columns_through_changes() {
     let n = nodes();
-    let steps = if full() { 200 } else { 36 };
+    let steps = if full() { 200 } else { 20 };
     let mut record: Record = (0..n).map(|i| (format!("node-{i}").into_bytes(), 1.0)).collect();
     let set = Rendezvous::with_weights(record.iter().map(|(id, w)| (id, *w)), Options::default()).unwrap();
     let mut held: Vec<(Arc<Snapshot>, Record)> = vec![(set.snapshot(), record.clone())];
