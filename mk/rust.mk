@@ -92,9 +92,10 @@ test-miri-full: ## test-miri at full sizes, every set unit test, Stacked and Tre
 # loom runs set/tests/loom.rs under every interleaving of 2-3 threads (acquire and release racing each
 # other and an add, remove or weight change), with the counters, locks and published state of
 # set/src/bounded.rs swapped for loom's (--cfg loom). Its own target dir: the flag rebuilds everything.
-# make test bounds the preemptions per execution at 2; test-loom-full at 3 (longer; unbounded is too slow).
-LOOM = RUSTFLAGS="--cfg loom" $(CARGO) test --release -p longstraw-set --test loom --target-dir $(ROOT)/target/loom
+# make test bounds the preemptions per execution at 2 (a debug build: quicker to compile, and the ~3,500
+# executions take seconds); test-loom-full at 4 (a release build; about 125,000 executions).
+LOOM = RUSTFLAGS="--cfg loom" CARGO_PROFILE_DEV_OPT_LEVEL=1 $(CARGO) test -p longstraw-set --test loom --target-dir $(ROOT)/target/loom
 test-loom: ## the bounded-load counters under every interleaving loom explores, 2 preemptions (~1 min)
 	LOOM_MAX_PREEMPTIONS=2 $(LOOM)
-test-loom-full: ## test-loom with 3 preemptions per execution (slow)
-	LOOM_MAX_PREEMPTIONS=3 $(LOOM) -- --test-threads=1
+test-loom-full: ## test-loom with 4 preemptions per execution (a few minutes)
+	LOOM_MAX_PREEMPTIONS=4 $(LOOM) --release
