@@ -1,8 +1,11 @@
 # longstraw: one Rust core, every language.
 #
+#   make help    every target, one line each (from the `## ` comment on its rule line)
+#   make prereqs the system packages and Rust parts the tests need (tools/prereqs.sh; make test runs it)
 #   make demo    build what is needed and show placement in every language
-#   make test    every language's tests, every example in the docs, then the release artifacts
-#                installed outside the repo, and the aarch64 C library and core tests under qemu-aarch64 (what CI runs)
+#   make test    every language's tests, short Miri and loom runs on the set crate, every example in the
+#                docs, then the release artifacts installed outside the repo, and the aarch64 C library and core
+#                tests under qemu-aarch64 (what CI runs; make prereqs first)
 #   make build   every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 #   make guide   the user guide (docs/guide/) into build/guide/; make guide-figures regenerates its pictures
 #   make bench   every benchmark BENCHMARKS.md reports, recorded in bench/results/ (slow; not part of test)
@@ -17,8 +20,17 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build test demo bench fuzz lint clean
+.PHONY: all build test demo bench fuzz lint clean help prereqs
 all: build
+
+help: ## every target with one line on what it does
+	@echo "make TARGET, where TARGET is one of:"
+	@grep -hE '^[a-zA-Z0-9_.-]+:([^=]|$$).*## ' $(MAKEFILE_LIST) \
+	  | sed -E 's/^([a-zA-Z0-9_.-]+):.*## (.*)/\1\t\2/' | awk -F'\t' '{ printf "  %-26s %s\n", $$1, $$2 }'
+
+# The one place that installs system packages (apt-get) and Rust toolchain parts; targets only check.
+prereqs: ## install what make test needs beyond the language toolchains (tools/prereqs.sh; quiet when all present)
+	@bash $(ROOT)/tools/prereqs.sh
 
 # One virtualenv at the repo root for every Python tool and test; each user adds its own requirements.
 VENV := $(ROOT)/.venv
@@ -40,13 +52,13 @@ include mk/dist.mk
 include mk/cross.mk
 include mk/fuzz.mk
 
-build: build-rust build-c build-python build-node build-go
-test: lint test-rust test-c test-go test-python test-node test-docs test-guide test-diff dist-check dist-check-cross-fast
+build: build-rust build-c build-python build-node build-go ## every artifact: Rust libraries, header, .venv Python package, Node addon, Go
+test: prereqs lint test-rust test-miri test-loom test-c test-go test-python test-node test-docs test-guide test-diff dist-check dist-check-cross-fast ## what CI runs: every language's tests, the docs' examples, the release artifacts
 	@echo "make test: every language passed"
-demo: demo-rust demo-c demo-go demo-python demo-node
-bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale
+demo: demo-rust demo-c demo-go demo-python demo-node ## build what is needed and show placement in every language
+bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale ## every benchmark BENCHMARKS.md reports, into bench/results/ (slow; not in test)
 
-clean:
+clean: ## remove target/, .venv, node_modules, build/ and dist/
 	$(CARGO) clean
 	rm -rf .venv bindings/node/node_modules bindings/node/*.node bindings/go/lib build dist
 

@@ -8,7 +8,7 @@
 
 RECORD := python3 $(ROOT)/bench/record.py
 
-bench-scale:
+bench-scale: ## the scale benchmark (slow)
 	SCALE_MAX_N=100000 $(CARGO) bench -p longstraw-bench-scale --bench lookup \
 	  | $(RECORD) --run scale-lookup --command 'SCALE_MAX_N=100000 cargo bench -p longstraw-bench-scale --bench lookup'
 	$(CARGO) run --quiet --release -p longstraw-bench-scale --bin scale-report 10000 \

@@ -31,13 +31,13 @@ PREFIX ?= /usr/local
 $(CBINDGEN):
 	$(CARGO) install cbindgen --version $(CBINDGEN_VERSION) --locked --root $(ROOT)/build/tools --quiet
 
-header: $(CBINDGEN)
+header: $(CBINDGEN) ## regenerate include/longstraw.h with cbindgen
 	@$(CBINDGEN) --version | grep -qx 'cbindgen $(CBINDGEN_VERSION)' || \
 	  { echo "build/tools/bin/cbindgen is not $(CBINDGEN_VERSION); rm -rf build/tools and retry"; exit 1; }
 	cd $(ROOT) && $(CBINDGEN) --quiet --config ffi/cbindgen.toml --crate longstraw-ffi --output include/longstraw.h ffi
 	cp $(ROOT)/include/longstraw.h $(ROOT)/bindings/go/include/longstraw.h
 
-header-check: header
+header-check: header ## the committed header equals what cbindgen generates
 	@cd $(ROOT) && git diff --exit-code -- include/longstraw.h bindings/go/include/longstraw.h || \
 	  { echo "include/longstraw.h (or the Go module's copy) is stale: commit the regenerated header"; exit 1; }
 	@echo "c: include/longstraw.h is up to date"
@@ -57,16 +57,12 @@ c-header-compile:
 	$(CXX) -std=c++11 $(C_WARN) -I$(ROOT)/include -fsyntax-only -x c++ $(C_BUILD)/header.c
 	@echo "c: longstraw.h compiles cleanly as C99 and C++11"
 
-build-c: c-lib header-check c-header-compile
+build-c: c-lib header-check c-header-compile ## the C library (liblongstraw.so/.a) and the header, checked as C99 and C++11
 
-# System packages the C tests need; installed only when missing and root.
+# System packages the C tests need (make prereqs installs them).
 c-deps:
-	@if [ ! -f /usr/include/cjson/cJSON.h ] || ! command -v valgrind >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && apt-get install -y -qq libcjson-dev valgrind pkg-config) >/dev/null; \
-	  else \
-	    echo "c: libcjson-dev or valgrind is missing and this is not root: install them"; exit 1; \
-	  fi; \
+	@if [ ! -f /usr/include/cjson/cJSON.h ] || ! command -v valgrind >/dev/null || ! command -v pkg-config >/dev/null; then \
+	  echo "c: libcjson-dev, valgrind or pkg-config is missing: run make prereqs"; exit 1; \
 	fi
 
 c-symbols: c-lib
@@ -167,17 +163,17 @@ c-install-check: c-lib
 	bash $(ROOT)/tools/dist/cmake-consumer.sh $(ROOT) $(C_BUILD)/prefix $(C_BUILD)/cmake-consumer $(CARGO_VERSION) $(C_BUILD)/demo_installed.out
 	@echo "c: make install + pkg-config: OK"
 
-test-c: build-c c-rust-tests c-symbols c-tests c-valgrind c-sanitizers c-tsan c-cpp c-install-check
+test-c: build-c c-rust-tests c-symbols c-tests c-valgrind c-sanitizers c-tsan c-cpp c-install-check ## the C tests: vectors, valgrind, sanitizers, ThreadSanitizer, C++, install check
 	@echo "c: all tests passed"
 
 # The release build of the library (mk/dist.mk), in the release tarball's layout: versioned .so
 # with its SONAME and symlinks, .a, longstraw.pc and longstraw-static.pc, a CMake package.
 install: DIST_TRIPLES = $(DIST_HOST)
-install: dist-c-lib
+install: dist-c-lib ## install the C library, header, pkg-config and CMake files under PREFIX
 	$(ROOT)/tools/dist/stage-c.sh $(ROOT) $(DIST_BUILD)/lib/$(DIST_HOST) $(abspath $(PREFIX)) $(CARGO_VERSION) \
 	  $(DIST_SONAME) "$$(cat $(DIST_BUILD)/lib/$(DIST_HOST)/native-static-libs.txt)"
 
-demo-c: c-lib
+demo-c: c-lib ## the C demo
 	@mkdir -p $(C_BUILD)
 	@$(CC) $(C_FLAGS) $(ROOT)/ffi/examples/demo.c -o $(C_BUILD)/demo $(C_LINK)
 	@$(CARGO) run --quiet --release -p longstraw-ffi --example corpus > $(C_BUILD)/demo-rust.txt
@@ -187,5 +183,5 @@ demo-c: c-lib
 	  echo "  C placements identical to Rust's: $$(wc -l < $(C_BUILD)/demo-c.txt) lines" || \
 	  { echo "  C placements DIFFER from Rust's:"; diff $(C_BUILD)/demo-rust.txt $(C_BUILD)/demo-c.txt; exit 1; }
 
-bench-c:
+bench-c: ## the C benchmark
 	@echo "c: the C library's speed is the Rust core's (make bench-rust); no separate C benchmark"

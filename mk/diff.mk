@@ -12,7 +12,7 @@ DIFF_DIR := $(ROOT)/build/diff
 DIFF_SETS ?= 60
 DIFF_KEYS ?= 120
 
-test-diff: c-lib go-lib build-python build-node
+test-diff: c-lib go-lib build-python build-node ## every language places the same keys on the same nodes
 	@mkdir -p $(DIFF_DIR)
 	$(VENV_PY) $(ROOT)/tests/diff/gen_cases.py $(DIFF_DIR)/cases.txt $(DIFF_SETS) $(DIFF_KEYS)
 	$(CARGO) build --quiet --release -p longstraw-ffi --example diff_driver

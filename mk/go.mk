@@ -25,20 +25,20 @@ go-lib: c-lib
 	@mkdir -p $(GO_LIB)
 	cp $(C_LIBDIR)/liblongstraw.a $(GO_LIB)/liblongstraw.a
 
-build-go: go-lib
+build-go: go-lib ## the Go binding (cgo over the static library)
 	$(GO_ENV) $(GO) build ./...
 	$(GO_ENV) $(GO) vet ./...
 	$(GO_INTEGRATIONS_ENV) $(GO) build ./...
 	$(GO_INTEGRATIONS_ENV) $(GO) vet ./...
 
-test-go: build-go
+test-go: build-go ## the Go tests
 	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
 	$(GO_ENV) $(GO) test -count=1 ./...
 	$(GO_ENV) MALLOC_PERTURB_=165 $(GO) test -count=1 -race ./...
 	$(GO_INTEGRATIONS_ENV) $(GO) test -count=1 ./...
 	@echo "go: all tests passed (plain, -race with MALLOC_PERTURB_, integrations)"
 
-demo-go: go-lib
+demo-go: go-lib ## the Go demo
 	@mkdir -p $(ROOT)/build/go
 	@$(CARGO) run --quiet --release -p longstraw-ffi --example corpus > $(ROOT)/build/go/demo-rust.txt
 	@echo "longstraw demo (Go, bindings/go):"
@@ -47,5 +47,5 @@ demo-go: go-lib
 	  echo "  Go placements identical to Rust's: $$(wc -l < $(ROOT)/build/go/demo-go.txt) lines" || \
 	  { echo "  Go placements DIFFER from Rust's:"; diff $(ROOT)/build/go/demo-rust.txt $(ROOT)/build/go/demo-go.txt; exit 1; }
 
-bench-go: go-lib
+bench-go: go-lib ## the Go benchmarks
 	$(GO_INTEGRATIONS_ENV) $(GO) run ./cmd/longstraw-bench | $(RECORD) --run go$(if $(LONGSTRAW_BACKEND),-$(LONGSTRAW_BACKEND)) --command 'make bench-go'

@@ -17,7 +17,7 @@ $(VENV)/.guide-deps: $(ROOT)/mk/guide.mk | $(VENV_PY)
 	touch $@
 guide-venv: $(VENV)/.guide-deps
 
-guide: guide-venv
+guide: guide-venv ## the user guide (docs/guide/) into build/guide/
 	cd $(GUIDE_DIR) && $(VENV)/bin/mkdocs build --quiet --strict --clean --site-dir $(GUIDE_SITE)
 	@echo "guide: built into build/guide/ (open build/guide/index.html)"
 
@@ -32,7 +32,7 @@ $(GUIDE_LAB): guide-lab-always
 .PHONY: guide-lab-always
 guide-lab-always:
 
-guide-figures: $(GUIDE_LAB)
+guide-figures: $(GUIDE_LAB) ## regenerate the guide's pictures
 	python3 $(ROOT)/tools/guide/figures.py --lab $(GUIDE_LAB) --out $(GUIDE_DIR)/src/img
 
 # A picture edited by hand, or left stale after new results, fails here.
@@ -42,5 +42,5 @@ guide-figures-check: $(GUIDE_LAB)
 	diff -r $(ROOT)/build/guide-figures $(GUIDE_DIR)/src/img || { echo "guide: the pictures in docs/guide/src/img differ from what the data gives: run make guide-figures and commit"; exit 1; }
 	@echo "guide: every picture is what make guide-figures makes from the data"
 
-test-guide: guide guide-figures-check
+test-guide: guide guide-figures-check ## the guide builds and its figures are current
 	python3 $(ROOT)/tools/guide/check_site.py $(GUIDE_SITE)

@@ -25,7 +25,7 @@ node-deps: $(NODE_DIR)/node_modules/.package-lock.json
 # The loader (index.js) and types (index.d.ts) are generated into build/ and
 # compared with the committed copies by check-node-generated; the build never
 # rewrites committed files.
-build-node: node-deps
+build-node: node-deps ## the Node addon
 	rm -rf $(NODE_GEN) && mkdir -p $(NODE_GEN)
 	cd $(NODE_DIR) && $(NAPI) build --platform --release --js index.js --dts index.d.ts -o $(NODE_GEN)
 	cp $(NODE_GEN)/*.node $(NODE_DIR)/
@@ -39,16 +39,16 @@ check-node-generated: build-node
 	done
 	@echo "node: index.js and index.d.ts are current"
 
-regen-node: build-node
+regen-node: build-node ## regenerate the Node binding's generated files
 	cp $(NODE_GEN)/index.js $(NODE_GEN)/index.d.ts $(NODE_DIR)/
 
-test-node: check-node-generated typecheck-tools
+test-node: check-node-generated typecheck-tools ## the Node tests
 	cd $(NODE_DIR) && $(NODE) --test --test-concurrency=1 test/
 
-demo-node: build-node
+demo-node: build-node ## the Node demo
 	cd $(ROOT) && $(NODE) bindings/node/examples/demo.js
 
-bench-node: build-node
+bench-node: build-node ## the Node benchmarks
 	{ cd $(ROOT) && $(NODE) bindings/node/bench/bench.js && \
 	  echo "## the Rust core alone, same keys and nodes (the floor under the Node numbers)" && \
 	  $(CARGO) run --quiet --release -p longstraw-node --example core_floor; } \

@@ -15,25 +15,22 @@ python-venv: $(VENV)/.python-deps
 
 # `pip install ./bindings/python`, the user's path, without build isolation so
 # that the venv's maturin and the workspace's target/ are reused.
-build-python: python-venv
+build-python: python-venv ## the Python package installed into .venv
 	PATH="$(VENV)/bin:$$PATH" $(VENV_PY) -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall --no-deps $(PY_DIR)
 
-# The pymemcache integration test needs memcached: installed with apt-get when
-# missing and root; otherwise that test skips and says why.
+# The pymemcache integration test needs memcached (make prereqs installs it); without it that test
+# skips and says why.
 python-memcached:
-	@command -v memcached >/dev/null || [ -x /usr/bin/memcached ] || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq memcached >/dev/null) \
-	      || echo "test-python: apt-get could not install memcached; the pymemcache test will skip"; \
-	  else echo "test-python: memcached is missing and we are not root; the pymemcache test will skip"; fi; }
+	@command -v memcached >/dev/null || [ -x /usr/bin/memcached ] \
+	  || echo "test-python: SKIP: memcached is missing, the pymemcache test will skip (make prereqs installs it)"
 
-test-python: build-python python-memcached typecheck-tools
+test-python: build-python python-memcached typecheck-tools ## the Python tests (pytest)
 	cd $(PY_DIR) && $(VENV_PY) -m pytest tests -q -rs
 
-demo-python: build-python
+demo-python: build-python ## the Python demo
 	$(VENV_PY) $(PY_DIR)/demo/demo.py
 
-bench-python: build-python
+bench-python: build-python ## the Python benchmarks
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check $(PY_BENCH_DEPS)
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check --ignore-requires-python fastring \
 		|| echo "bench-python: fastring did not install; the benchmark skips it"

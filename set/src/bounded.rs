@@ -38,13 +38,27 @@
 //! right: leases on removed or drained nodes still count in `T` until they
 //! end.
 
+#[cfg(not(loom))]
+use std::hint;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+#[cfg(not(loom))]
+use std::sync::{
+    atomic::{AtomicU64, Ordering},
+    Mutex,
+};
 
+#[cfg(not(loom))]
 use arc_swap::ArcSwap;
 use longstraw::Ranked;
+
+// Under `--cfg loom` (make test-loom) the counters, locks and the published
+// state are loom's, so that loom checks every interleaving.
+#[cfg(loom)]
+mod loom_sync;
+#[cfg(loom)]
+use loom_sync::{hint, ArcSwap, AtomicU64, Mutex, Ordering};
 
 use crate::error::{Error, Result};
 use crate::membership::{apply, members_of, Change};
@@ -379,7 +393,7 @@ impl BoundedLoad {
             from = 0;
             // Only another thread's acquire or release can make a pass fail
             // (SPEC.md §16.3); try again.
-            std::hint::spin_loop();
+            hint::spin_loop();
         }
     }
 

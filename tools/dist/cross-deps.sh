@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# What the cross checks need, installed when missing (apt-get as root):
+# What the cross checks need. The system packages and Rust targets come from tools/prereqs.sh (make
+# prereqs; --cross for the full set): this script only checks for them, and stops naming that script
+# when one is missing. It fetches and unpacks the data the full checks use (Debian's cJSON source and
+# arm64 package contents, into OUT), and stops with the failing command's output when a fetch fails:
 #   fast  the aarch64 glibc C check: Rust's aarch64 target, qemu-user, the aarch64 cross compiler and
 #         Debian's arm64 libcjson (the C vector program reads JSON with it)
 #   full  the above, plus the musl targets, musl-gcc (musl-tools), the cJSON source (Debian's source
@@ -12,14 +15,25 @@
 set -euo pipefail
 mode=$1 out=$2
 
+prereqs="make prereqs"
+[ "$mode" = fast ] || prereqs="tools/prereqs.sh --cross"
 need_rust_target() {
-  rustup target list --installed | grep -qx "$1" || rustup target add "$1"
+  rustup target list --installed | grep -qx "$1" \
+    || { echo "cross-deps: the Rust target $1 is missing: run $prereqs" >&2; exit 1; }
 }
 apt_install() {
-  if [ "$(id -u)" != 0 ]; then echo "cross-deps: missing $*, and this is not root: install them" >&2; exit 1; fi
-  dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  echo "cross-deps: missing Debian packages among: $*: run $prereqs" >&2
+  exit 1
+}
+# Runs a fetch with its output in a log; on failure shows the log and stops.
+quiet() {
+  local log
+  log=$(mktemp)
+  if "$@" >"$log" 2>&1; then rm -f "$log"; return 0; fi
+  echo "cross-deps: FAILED: $*" >&2
+  tail -n 40 "$log" | sed 's/^/  | /' >&2
+  rm -f "$log"
+  exit 1
 }
 
 need_rust_target aarch64-unknown-linux-gnu
@@ -37,14 +51,11 @@ mkdir -p "$out"
 # cJSON: Debian's source package, with Debian's patches applied by dpkg-source.
 if [ ! -f "$out/cjson/cJSON.h" ]; then
   if ! apt-get source --print-uris cjson >/dev/null 2>&1; then
-    # No deb-src entries: the same archives as the binary entries, for source packages.
-    [ "$(id -u)" = 0 ] || { echo "cross-deps: apt has no deb-src entries, and this is not root" >&2; exit 1; }
-    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \
-      > /etc/apt/sources.list.d/longstraw-deb-src.sources
-    apt-get update -qq
+    echo "cross-deps: apt has no deb-src entries (for Debian's cJSON source): run $prereqs" >&2
+    exit 1
   fi
   tmp=$(mktemp -d)
-  (cd "$tmp" && apt-get source --download-only cjson >/dev/null 2>&1 && dpkg-source -x ./*.dsc src >/dev/null 2>&1)
+  (cd "$tmp" && quiet apt-get source --download-only cjson && quiet dpkg-source -x ./*.dsc src)
   mkdir -p "$out/cjson/include/cjson"
   cp "$tmp/src/cJSON.c" "$tmp/src/cJSON.h" "$out/cjson/"
   cp "$tmp/src/cJSON.h" "$out/cjson/include/cjson/"
@@ -58,8 +69,8 @@ unpack_root() {
   [ -f "$root/.done" ] && return
   local tmp
   tmp=$(mktemp -d)
-  dpkg --print-foreign-architectures | grep -qx arm64 || apt_install
-  (cd "$tmp" && apt-get download "$@" >/dev/null 2>&1) || { apt-get update -qq; (cd "$tmp" && apt-get download "$@" >/dev/null); }
+  dpkg --print-foreign-architectures | grep -qx arm64 || apt_install "$@"
+  (cd "$tmp" && quiet apt-get download "$@")
   rm -rf "$root" && mkdir -p "$root"
   for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$root"; done
   rm -rf "$tmp"
