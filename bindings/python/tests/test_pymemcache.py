@@ -76,8 +76,8 @@ def start_memcached():
 def servers(request):
     if MEMCACHED is None:
         pytest.skip(
-            "SKIPPED LOUDLY: memcached is not installed (make test-python installs it "
-            "with apt-get when running as root); the pymemcache integration did not run"
+            "SKIPPED LOUDLY: memcached is not installed (make prereqs installs it); "
+            "the pymemcache integration did not run"
         )
     procs = []
 

@@ -1,7 +1,6 @@
 'use strict'
 // Starts and stops local redis-server instances on loopback ports for the
-// Redis example and test. Installs Debian's redis-server with apt-get when it
-// is missing and we are root; otherwise reports why it cannot run.
+// Redis example and test; reports why it cannot run when redis-server is missing.
 const { spawn, spawnSync } = require('node:child_process')
 const net = require('node:net')
 const os = require('node:os')
@@ -13,28 +12,11 @@ function findRedisServer () {
   return found.status === 0 ? found.stdout.trim() : null
 }
 
-/** `{ bin }` when redis-server is (or could be made) available, else `{ reason }`. */
-function ensureRedisServer ({ log = console.error } = {}) {
-  let bin = findRedisServer()
+/** `{ bin }` when redis-server is installed, else `{ reason }` (`make prereqs` installs it). */
+function ensureRedisServer () {
+  const bin = findRedisServer()
   if (bin) return { bin }
-  const root = typeof process.getuid === 'function' && process.getuid() === 0
-  if (!root) {
-    return { reason: 'redis-server is not installed and we are not root, so it cannot be installed with apt-get' }
-  }
-  if (!fs.existsSync('/usr/bin/apt-get')) {
-    return { reason: 'redis-server is not installed and there is no apt-get on this machine' }
-  }
-  log('redis: redis-server missing; installing it with apt-get (as root)')
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'redis-server']]) {
-    const run = spawnSync('apt-get', args, { env, encoding: 'utf8', timeout: 300_000 })
-    if (run.status !== 0) {
-      throw new Error(`apt-get ${args.join(' ')} failed (status ${run.status}): ${run.stderr || run.error}`)
-    }
-  }
-  bin = findRedisServer()
-  if (!bin) throw new Error('apt-get installed redis-server but it is not on PATH')
-  return { bin }
+  return { reason: 'redis-server is not installed (make prereqs installs it)' }
 }
 
 function freePort () {
