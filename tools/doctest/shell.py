@@ -49,7 +49,8 @@ def env_for(root: Path) -> dict[str, str]:
 
     home = root / "build" / "doctest" / "cargo-home"
     return {
-        "PATH": f"{home / 'bin'}:{root / 'target' / 'release'}:{os.environ.get('PATH', '')}",
+        # The workspace's fresh build comes first, so a binary a block once installed never shadows it.
+        "PATH": f"{root / 'target' / 'release'}:{home / 'bin'}:{os.environ.get('PATH', '')}",
         "CARGO_INSTALL_ROOT": str(home),
         "CARGO_TARGET_DIR": str(root / "target"),
     }
