@@ -5,15 +5,18 @@ use std::path::Path;
 
 use crate::{Error, Membership};
 
-/// The code spans of the document that are messages about a file.
-fn documented() -> BTreeSet<String> {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/MEMBERSHIP.md")).unwrap();
-    doc.split('`')
+/// The code spans of the document that are messages about a file; `None` where the document is not
+/// beside the crate (a crate unpacked from its .crate file ships no docs/ folder).
+fn documented() -> Option<BTreeSet<String>> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/MEMBERSHIP.md")).ok()?;
+    let spans = doc
+        .split('`')
         .skip(1)
         .step_by(2)
         .filter(|span| span.starts_with("members.toml") || span.starts_with("/dev/zero:"))
         .map(str::to_string)
-        .collect()
+        .collect();
+    Some(spans)
 }
 
 fn named(mut e: Error) -> String {
@@ -36,6 +39,10 @@ fn fourth_weight(weight: &str) -> String {
 
 #[test]
 fn every_example_message_in_the_document_is_real() {
+    let Some(documented) = documented() else {
+        eprintln!("SKIPPED: docs/MEMBERSHIP.md is not beside this crate (an unpacked .crate), so its example messages were not checked");
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let inside = |e: Error| e.to_string().replace(&format!("{}/", dir.path().display()), "");
     let big = dir.path().join("members.toml");
@@ -59,7 +66,6 @@ fn every_example_message_in_the_document_is_real() {
     ]
     .into_iter()
     .collect();
-    let documented = documented();
     assert!(documented.len() >= 10, "{documented:#?}");
     let wrong: Vec<&String> = documented.difference(&real).collect();
     assert!(
