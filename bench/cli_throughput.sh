@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18's throughput goal: the `longstraw` command places 10^7 keys (`user:<i>`, one per line, read
+# The command's throughput goal: the `longstraw` command places 10^7 keys (`user:<i>`, one per line, read
 # from a file) in at most 3 s. Prints one Markdown table of wall and CPU time per output format, for
 # bench/record.py:
 #   bench/cli_throughput.sh [KEYS] | python3 bench/record.py --run cli-throughput --command 'bench/cli_throughput.sh'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: instructions per skeleton owner lookup at n = 10^5 (default
+# Instructions per skeleton owner lookup at n = 10^5 (default
 # shape (4, 3)) under callgrind (load-independent; valgrind has no AVX-512,
 # so the backend is forced to AVX2), for a baseline `lookup-quick` and this
 # tree's: the inclusive cost of `Skeleton::owner_of_hash` and of the level

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: the weighted owner against plain (`weighted_race`) and the
+# The weighted owner against plain (`weighted_race`) and the
 # skeleton owner at n = 10^5 (`lookup-quick`), for a baseline build and this
 # tree's, alternating ROUNDS times so that load drifts hit both alike. Each
 # `weighted_race` table is one process with plain, weighted4 and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: instructions per owner() of the weighted layouts against plain,
+# Instructions per owner() of the weighted layouts against plain,
 # under callgrind (load-independent; valgrind has no AVX-512, so avx2 and
 # sse2), for this tree's `count` and, side by side, a baseline `count` built
 # from an older commit. Runs of L and 3L lookups are subtracted (as in

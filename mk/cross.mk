@@ -1,4 +1,4 @@
-# Cross targets (issue 19): aarch64 glibc, x86_64 musl and aarch64 musl, built with zig on this x86_64
+# Cross targets: aarch64 glibc, x86_64 musl and aarch64 musl, built with zig on this x86_64
 # machine and checked under qemu-user and musl (tools/dist/check-cross.sh says how each is checked).
 #
 #   make dist-cross             every artifact of make dist for every triple in tools/dist/platforms.tsv:

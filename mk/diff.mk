@@ -1,4 +1,4 @@
-# The cross-language differential test (tests/diff, issue 10).
+# The cross-language differential test (tests/diff).
 #
 #   make test-diff   generate cases from a fixed seed (Unicode and binary keys and ids, lengths around
 #                    127/128/255/256/1024 bytes with multi-byte characters across each boundary, lone

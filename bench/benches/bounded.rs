@@ -1,4 +1,4 @@
-//! Bounded loads (issue 16): `acquire` + release against `owner`, single
+//! Bounded loads: `acquire` + release against `owner`, single
 //! threaded, with the owner under its cap, at n = 50. The goal is
 //! acquire + release <= owner + 40 ns. Run with
 //! `cargo bench -p longstraw-bench --bench bounded`.

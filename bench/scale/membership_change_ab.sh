@@ -1,5 +1,5 @@
 #!/bin/sh
-# One membership change at scale, before and after, side by side in one run (issue 14).
+# One membership change at scale, before and after, side by side in one run.
 # BEFORE: a membership-change binary built from the old commit, for example
 #   git archive OLD | tar -x -C /tmp/old && cp bench/scale/src/bin/membership-change.rs /tmp/old/bench/scale/src/bin/
 #   (and bench/scale/Cargo.toml), then cargo build --release -p longstraw-bench-scale --bin membership-change there.

@@ -1,5 +1,5 @@
 'use strict'
-// Issue 14, Node rows: `owners(array_of_strings)` and the per-call cost of
+// String batches, Node rows: `owners(array_of_strings)` and the per-call cost of
 // `owner()`, side by side in one run with their baselines: the zero-copy
 // packed batch `ownerIndices`, and a trivial call of the same addon
 // (`backend()`). n = 10 nodes; ns per key (per call for the per-key rows).

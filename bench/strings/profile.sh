@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the time of the issue 14 string batches goes: perf (cpu-clock; this VM
+# Where the time of the string batches goes: perf (cpu-clock; this VM
 # has no hardware counters) over a loop of each call at n = 10, self time by
 # symbol, top 25. Writes bench/runs/<date>-strings/profile-*.txt.
 #

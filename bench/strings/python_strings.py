@@ -1,4 +1,4 @@
-"""Issue 14, Python rows: `owners(list_of_str)` against its baselines, side by side in one run.
+"""String batches, Python rows: `owners(list_of_str)` against its baselines, side by side in one run.
 
     .venv/bin/python bench/strings/python_strings.py [--quick] [--baseline DIR/_longstraw.abi3.so] \
         | python3 bench/record.py --run issue14-python-strings --command '...'

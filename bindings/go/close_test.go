@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// Issue 10, bug 4: OwnersPacked handed out the view's own id slice, so a
-// caller that edited it changed every later lookup.
+// OwnersPacked returns a copy of the ids, not the view's own id slice, so a
+// caller that edits the slice cannot change any later lookup.
 func TestOwnersPackedReturnsACopy(t *testing.T) {
 	r, err := New([]string{"a", "b", "c"})
 	if err != nil {
@@ -148,7 +148,7 @@ func rssBytes(t *testing.T) int64 {
 	return pages * int64(os.Getpagesize())
 }
 
-// Issue 10, bug 6: dropped tables are C memory the collector cannot see. With
+// Dropped tables are C memory the collector cannot see. With
 // the collector switched off, 30 closed 8 MB tables must leave RSS about
 // where the first few leave it; without Close they would add 240 MB.
 func TestSoakClosedTablesStayBounded(t *testing.T) {

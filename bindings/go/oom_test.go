@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Issue 10, bug 5: a table whose rows do not fit is ErrOutOfMemory, not an
+// A table whose rows do not fit is ErrOutOfMemory, not an
 // abort. Linux overcommits memory, so the test re-runs itself in a child
 // process with a 2 GB address-space limit, where the allocation really fails.
 func TestOutOfMemoryIsAnErrorUnderALimit(t *testing.T) {

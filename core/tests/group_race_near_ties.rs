@@ -1,4 +1,4 @@
-//! One skeleton level's group race over columns (issue 14: upper and lower
+//! One skeleton level's group race over columns (upper and lower
 //! bounds in vector arithmetic, the exact race only for near-ties) against
 //! the exact race, on every backend, for sibling groups whose weighted
 //! scores are planted within a relative 0 to 10^-2 of each other, with

@@ -1,4 +1,4 @@
-//! The lane race (issue 14) proves a weighted owner from bounds, and hands
+//! The lane race proves a weighted owner from bounds, and hands
 //! near-ties to the exact race. These tables are built to sit on the edge
 //! of those bounds: two or three leaders whose exact weighted scores differ
 //! by a relative 0 to 10^-2 (down to one ulp), with weights chosen from the

@@ -1,4 +1,4 @@
-//! The weighted race's shortcuts (issue 14: logarithm-free candidate bounds,
+//! The weighted race's shortcuts (logarithm-free candidate bounds,
 //! and the first chunk narrowed by rerunning the vector filter) against a
 //! brute-force model built from the spec's exact standings, on every backend.
 //! The tables are the ones the shortcuts find hardest: whole chunks with the

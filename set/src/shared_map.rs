@@ -1,7 +1,7 @@
 //! A hash map that successive snapshots share: cloning it copies one `Arc`
 //! per shard, and changing one entry of a clone copies only that entry's
 //! shard. One membership change of a 10^6-node set then copies about a
-//! thousand entries instead of rebuilding a million (issue 14).
+//! thousand entries instead of rebuilding a million.
 
 use std::borrow::Borrow;
 use std::collections::hash_map::Entry;

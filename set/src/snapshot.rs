@@ -58,7 +58,7 @@ pub struct Snapshot {
     backend: Backend,
     generation: u64,
     // The per-node arrays and maps are shared with the snapshot this one was
-    // changed from, except the parts the change touched (issue 14).
+    // changed from, except the parts the change touched.
     /// Uncounted copies of `by_id`'s keys (see `mapped_id` for the invariant).
     ids: Column<MappedId>,
     hashes: Column<u64>,

@@ -1,8 +1,8 @@
 //! Incremental == fresh: after any sequence of single membership changes,
 //! each published snapshot (flat, table and skeleton) equals one built from
-//! scratch over the same members, in its data and in every lookup (issue 14:
-//! changes now share structure with the previous snapshot and patch the
-//! skeleton's tree instead of rebuilding it).
+//! scratch over the same members, in its data and in every lookup (changes share
+//! structure with the previous snapshot and patch the skeleton's tree
+//! instead of rebuilding it).
 
 use longstraw::{Ranked, TableSummary};
 use longstraw_set::{

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The attack of issue 15, runnable: keys chosen by an attacker who knows the seed pile onto one node,
+"""The key-flooding attack, runnable: keys chosen by an attacker who knows the seed pile onto one node,
 and a secret (keyed-v1, docs/SPEC.md §15) spreads the same keys evenly. See docs/THREAT-MODEL.md.
 
     python tests/attack/attack.py [--keys 10000] [--seed 0]

@@ -242,7 +242,7 @@ def ratio(value: str) -> float:
 
 
 def bounded_load(out: Path) -> None:
-    """The busiest node's load over the average, per strategy, in the bounded-load simulation (issue 16).
+    """The busiest node's load over the average, per strategy, in the bounded-load simulation.
 
     The results file holds percentiles over the run's samples (p50, p99, peak), not a time series, so
     this draws those as grouped bars on a log scale, with the fraction of requests served by the owner.

@@ -1,4 +1,4 @@
-//! Discrete-event simulation of bounded loads (issue 16, SPEC.md §16).
+//! Discrete-event simulation of bounded loads (SPEC.md §16).
 //!
 //! 50 nodes, Zipf(1.1) popularity over 10^6 keys, Poisson arrivals and
 //! exponential service times with a mean of 20 requests in flight per node.

@@ -1,4 +1,4 @@
-//! Weighted owner against plain owner, side by side in one process (issue 14):
+//! Weighted owner against plain owner, side by side in one process:
 //! `weighted_race [backend] [millis per cell]` prints, for n = 8..4096, the
 //! ns per `owner()` of each layout (key hashing included) and the weighted
 //! layouts' fixed cost over plain. Cells are measured in interleaved rounds

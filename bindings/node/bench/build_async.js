@@ -1,5 +1,5 @@
 'use strict'
-// Issue 14: building a large Table, `new Table` (on the JavaScript thread) against
+// Building a large Table, `new Table` (on the JavaScript thread) against
 // `Table.create` (on the libuv thread pool), side by side in one run. A 1 ms interval
 // timer runs throughout; the table reports the build time, how many times the timer
 // fired during the build and the longest gap between two turns of the event loop.

@@ -1,5 +1,5 @@
 'use strict'
-// Table.create builds on the thread pool (issue 14): the event loop keeps turning during a
+// Table.create builds on the thread pool: the event loop keeps turning during a
 // large build, the table equals the one the constructor builds, and bad arguments reject the
 // promise with the constructor's error.
 const test = require('node:test')

@@ -1,5 +1,5 @@
 'use strict'
-// Issue 20: the addon's string, Buffer and offset conversions under random
+// The addon's string, Buffer and offset conversions under random
 // input (fast-check). They read JavaScript values through Node-API, so no
 // cargo-fuzz target can reach them without a Node runtime; these properties
 // feed them random Unicode, binary and long keys and random offsets, and judge

@@ -1,5 +1,5 @@
 'use strict'
-// Issue 10: oversize batches fail before allocating, out-of-memory is an
+// Oversize batches fail before allocating, out-of-memory is an
 // error rather than an abort, and dropped tables are visible to the GC.
 const test = require('node:test')
 const assert = require('node:assert/strict')

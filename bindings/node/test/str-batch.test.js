@@ -1,5 +1,5 @@
 'use strict'
-// Issue 14: owners(keys) reads each chunk of 2048 keys at once (strings
+// owners(keys) reads each chunk of 2048 keys at once (strings
 // joined in JavaScript, read as UTF-16, encoded to UTF-8 natively), places
 // it with the packed batch, and builds the answer in one JavaScript loop.
 // Expected owners come from the frozen vectors, and string conversion is

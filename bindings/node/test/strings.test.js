@@ -1,5 +1,5 @@
 'use strict'
-// Long and non-ASCII strings read in full (issue 10, bug 1). A string and the
+// Long and non-ASCII strings read in full, not cut short. A string and the
 // Buffer of its UTF-8 bytes are the same key; the Buffer path borrows the bytes
 // as they are, so it is the independent reference for the string path.
 const test = require('node:test')

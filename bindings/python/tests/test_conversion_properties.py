@@ -1,4 +1,4 @@
-"""Issue 20: the binding's conversions under random input (hypothesis), judged by the spec reimplementation.
+"""The binding's conversions under random input (hypothesis), judged by the spec reimplementation.
 
 The buffer and key conversions of this binding read Python objects through PyO3, so they cannot run in a
 cargo-fuzz target without an interpreter; these properties feed them random Unicode, binary and long keys,

@@ -1,4 +1,4 @@
-"""Issue 10: buffer byte order, exit with daemon threads, oversize batches."""
+"""Hardening: buffer byte order, exit with daemon threads, oversize batches."""
 
 import array
 import ctypes
@@ -28,7 +28,7 @@ def expected(snap):
     return [snap.owner_index(k) for k in KEYS]
 
 
-# ---- bug 2: byte order of offset and out buffers ----
+# ---- byte order of offset and out buffers ----
 
 
 @pytest.mark.skipif(not LITTLE, reason="SKIPPED: the byte-order cases are written for a little-endian host")
@@ -89,7 +89,7 @@ def test_array_module_and_wrong_item_types(snap):
         snap.owner_indices(PACKED, OFFSETS, np.zeros(len(KEYS), dtype="u8"))
 
 
-# ---- bug 5: oversize batches fail before allocating ----
+# ---- oversize batches fail before allocating ----
 
 
 def test_huge_offset_range_fails_at_the_first_bad_offset(snap):
@@ -137,7 +137,7 @@ def test_out_of_memory_is_a_memory_error_under_a_2gb_limit():
     assert "usable: True" in run.stdout, run.stdout
 
 
-# ---- bug 3: exit with daemon threads inside GIL-released calls ----
+# ---- exit with daemon threads inside GIL-released calls ----
 
 EXIT_SCRIPT = textwrap.dedent(
     """

@@ -1,5 +1,5 @@
 """`owners(list_of_str)` packs keys chunk by chunk and places each chunk with
-the packed batch (issue 14). Expected owners come from the frozen vectors
+the packed batch. Expected owners come from the frozen vectors
 (tests/vectors/placement-v1.json), never from the code under test, in
 batches that cross the chunk size (2048 keys) with keys of every length,
 non-ASCII text and mixed key types."""

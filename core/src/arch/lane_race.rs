@@ -1,4 +1,4 @@
-//! The weighted owner as a race inside the vector lanes (issue 14), so that
+//! The weighted owner as a race inside the vector lanes, so that
 //! a lookup leaves the vector loop at most a handful of times and takes no
 //! logarithm at all unless two nodes are nearly tied.
 //!

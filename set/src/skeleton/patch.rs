@@ -1,5 +1,5 @@
 //! One membership change patched into a skeleton's tree, instead of sorting
-//! the nodes and building every group again (issue 14).
+//! the nodes and building every group again.
 //!
 //! The tree is a pure function of the sorted node hashes and their weights
 //! (SPEC.md §11), so a change of one node touches only the groups on its

@@ -1,4 +1,4 @@
-//! The cost of one membership change at scale (issue 14), and the flat
+//! The cost of one membership change at scale, and the flat
 //! lookups beside it (the storage change must not slow them):
 //! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N... | lookups]`
 //!
