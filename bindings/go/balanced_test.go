@@ -12,7 +12,18 @@ import (
 // TestBalancedVectors builds each case of table-balanced-v1.json and checks
 // that every key's list is its partition's stored row, and nothing past it.
 func TestBalancedVectors(t *testing.T) {
-	data, err := os.ReadFile(vectorsPath("table-balanced-v1.json"))
+	cases, checked := checkBalancedVectorFile(t, "table-balanced-v1.json")
+	if checked != 10*cases {
+		t.Fatalf("%d key checks", checked)
+	}
+}
+
+// checkBalancedVectorFile builds each case of a balanced-table vector file
+// (placement table-balanced-v1) and checks every key's list, its owner and
+// the table's balance; it returns the number of cases and of keys checked.
+func checkBalancedVectorFile(t *testing.T, file string) (cases, checked int) {
+	t.Helper()
+	data, err := os.ReadFile(vectorsPath(file))
 	if err != nil {
 		t.Fatalf("reading the golden vectors: %v", err)
 	}
@@ -32,9 +43,8 @@ func TestBalancedVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if vf.Placement != "table-balanced-v1" || len(vf.Cases) == 0 {
-		t.Fatalf("placement %q with %d cases", vf.Placement, len(vf.Cases))
+		t.Fatalf("%s: placement %q with %d cases", file, vf.Placement, len(vf.Cases))
 	}
-	checked := 0
 	for _, c := range vf.Cases {
 		ids, opts := c.scaleCase.options(t)
 		balance := float64(c.Millionths) / 1e6
@@ -69,9 +79,7 @@ func TestBalancedVectors(t *testing.T) {
 			checked++
 		}
 	}
-	if checked != 10*len(vf.Cases) {
-		t.Fatalf("%d key checks", checked)
-	}
+	return len(vf.Cases), checked
 }
 
 func TestBalanceErrors(t *testing.T) {
