@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spec_balanced as B  # noqa: E402
 import spec_reimpl as S  # noqa: E402
+from spec_checks import run_checks  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,18 +94,8 @@ def test_balance_conversion():
 
 def main():
     v = vectors()
-    passed, failed = 0, 0
-    for name, fn in (("caps", lambda: check_caps(v)), ("cases", lambda: check_cases(v)),
-                     ("balance", check_balance_conversion)):
-        try:
-            n = fn()
-            print("%-8s ok   %d checked" % (name, n))
-            passed += 1
-        except AssertionError as e:
-            print("%-8s FAIL %s" % (name, e))
-            failed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return run_checks((("caps", lambda: check_caps(v)), ("cases", lambda: check_cases(v)),
+                     ("balance", check_balance_conversion)))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import spec_balanced as B  # noqa: E402
 import spec_reimpl as S  # noqa: E402
+from spec_checks import run_checks  # noqa: E402
 import spec_scale as X  # noqa: E402
 import test_spec_balanced as TB  # noqa: E402
 
@@ -97,18 +98,8 @@ def test_wrong_variants_fail():
 
 def main():
     v = vectors()
-    passed, failed = 0, 0
-    for name, fn in (("caps", lambda: TB.check_caps(v)), ("cases", lambda: TB.check_cases(v)),
-                     ("wrong", lambda: check_wrong_variants(v))):
-        try:
-            n = fn()
-            print("%-8s ok   %d checked" % (name, n))
-            passed += 1
-        except AssertionError as e:
-            print("%-8s FAIL %s" % (name, e))
-            failed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return run_checks((("caps", lambda: TB.check_caps(v)), ("cases", lambda: TB.check_cases(v)),
+                     ("wrong", lambda: check_wrong_variants(v))))
 
 
 if __name__ == "__main__":
