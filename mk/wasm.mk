@@ -50,7 +50,7 @@ test-core-wasm: $(VENV)/.wasm-deps ## the core's tests for wasm32, without and w
 # Stripped builds (the module sizes are reported), each in its own target dir.
 WASM_BENCH_BUILD = CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=symbols \
   $(CARGO) build --quiet --release -p longstraw-bench-wasm --target $(WASM)
-WASM_BENCH_ARGS ?= 4096 256 15
+WASM_BENCH_ARGS ?= 4096 128 15
 bench-wasm: $(VENV)/.wasm-deps ## the simd128 batch against scalar wasm and native SSE2 at n = 4096, recorded (about a minute)
 	@$(call WASM_PICK_RUNNER,$@); \
 	$(CARGO) build --quiet --release -p longstraw-bench-wasm; \
