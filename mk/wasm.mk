@@ -29,7 +29,7 @@ if ! rustup target list --installed 2>/dev/null | grep -qx $(WASM); then \
   echo "$(1): SKIPPED: the Rust target $(WASM) is missing (make prereqs adds it)"; exit 0; fi; \
 if $(VENV_PY) -c 'import wasmtime' 2>/dev/null; then runner="$(WASM_RUNNER_WASMTIME)"; rname=wasmtime; \
 elif node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 2>/dev/null; then \
-  echo "$(1): WARNING: wasmtime is missing (its install from PyPI failed): running under Node's node:wasi"; \
+  echo "$(1): WARNING: the wasmtime module does not import (make installs it into .venv from PyPI): running under Node's node:wasi"; \
   runner="$(WASM_RUNNER_NODE)"; rname="Node's node:wasi"; \
 else echo "$(1): SKIPPED: no WASI runtime: neither the wasmtime module (make installs it into .venv) nor Node 20+"; exit 0; fi
 endef
