@@ -2,12 +2,13 @@
 # WebAssembly has no run-time feature detection, so the kernel is the build's choice: a build with
 # -C target-feature=+simd128 runs simd128, one without runs the scalar backend.
 #
+#   make check-wasm      the core builds for wasm32-wasip1 without and with simd128, warning-free (seconds)
 #   make test-core-wasm  the core crate's tests (every backend against the scalar oracle, the vectors,
 #                        the near-tie tests) built for wasm32-wasip1 without and with simd128, run under
 #                        wasmtime (Python, from PyPI into .venv) or, when that is missing, Node's node:wasi
 #   make bench-wasm      the batch lookup at n = 4096: native (scalar, SSE2, ...) and both wasm builds under
 #                        Node and wasmtime in one run, recorded in bench/results/ (bench/wasm)
-.PHONY: test-core-wasm bench-wasm
+.PHONY: check-wasm test-core-wasm bench-wasm
 WASM := wasm32-wasip1
 # RUSTFLAGS (it overrides every other source of flags; with --target it reaches only the wasm code),
 # set or cleared here so that no flags from the environment decide which kernel is built.
@@ -33,6 +34,12 @@ elif node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' 
   runner="$(WASM_RUNNER_NODE)"; rname="Node's node:wasi"; \
 else echo "$(1): SKIPPED: no WASI runtime: neither the wasmtime module (make installs it into .venv) nor Node 20+"; exit 0; fi
 endef
+
+check-wasm: ## the core (simd128 backend included) builds for wasm32 without warnings, without and with simd128
+	@rustup target list --installed 2>/dev/null | grep -qx $(WASM) \
+	  || { echo "check-wasm: the Rust target $(WASM) is missing: run make prereqs"; exit 1; }
+	$(WASM_NOSIMD) $(CARGO) clippy --quiet -p longstraw --target $(WASM) -- -D warnings
+	$(WASM_SIMD) $(CARGO) clippy --quiet -p longstraw --target $(WASM) --target-dir $(ROOT)/target/wasm32-simd128 -- -D warnings
 
 # The scalar build uses the default target dir; the simd128 one its own (its flags rebuild every crate).
 # wasm32-wasip1 aborts on a panic, before the test harness prints what it captured: --nocapture shows
