@@ -51,6 +51,7 @@ include mk/diff.mk
 include mk/dist.mk
 include mk/cross.mk
 include mk/fuzz.mk
+include mk/wasm.mk
 
 build: build-rust build-c build-python build-node build-go ## every artifact: Rust libraries, header, .venv Python package, Node addon, Go
 test: prereqs lint test-rust test-miri test-loom test-c test-go test-python test-node test-docs test-guide test-diff dist-check dist-check-cross-fast ## what CI runs: every language's tests, the docs' examples, the release artifacts

@@ -31,8 +31,9 @@ debs=(libcjson-dev pkg-config valgrind memcached redis-server
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)
-# Rust targets: aarch64 (check-aarch64, test-core-aarch64); the musl ones for dist-cross.
-targets=(aarch64-unknown-linux-gnu)
+# Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);
+# the musl ones for dist-cross.
+targets=(aarch64-unknown-linux-gnu wasm32-wasip1)
 cross_targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 if [ $cross = 1 ]; then debs+=("${cross_debs[@]}"); targets+=("${cross_targets[@]}"); fi
 

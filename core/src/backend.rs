@@ -34,14 +34,17 @@ pub enum BackendKind {
     Avx512,
     /// aarch64 NEON.
     Neon,
+    /// WebAssembly simd128 (wasm32 builds with `-C target-feature=+simd128`).
+    Simd128,
 }
 
 impl BackendKind {
     /// Every kind, best last.
-    pub const ALL: [BackendKind; 5] = [
+    pub const ALL: [BackendKind; 6] = [
         BackendKind::Scalar,
         BackendKind::Sse2,
         BackendKind::Neon,
+        BackendKind::Simd128,
         BackendKind::Avx2,
         BackendKind::Avx512,
     ];
@@ -54,6 +57,7 @@ impl BackendKind {
             BackendKind::Avx2 => "avx2",
             BackendKind::Avx512 => "avx512",
             BackendKind::Neon => "neon",
+            BackendKind::Simd128 => "simd128",
         }
     }
 
@@ -149,6 +153,9 @@ fn supported(kind: BackendKind) -> bool {
         #[cfg(target_arch = "x86_64")]
         BackendKind::Avx512 => crate::arch::x86_64::avx512_supported(),
         BackendKind::Neon => cfg!(target_arch = "aarch64"),
+        // WebAssembly has no run-time detection: a module built with simd128
+        // does not load on an engine without it, so running proves support.
+        BackendKind::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         #[allow(unreachable_patterns)]
         _ => false,
     }
@@ -168,6 +175,8 @@ macro_rules! dispatch {
             BackendKind::Avx512 => unsafe { crate::arch::x86_64::avx512::$name($($arg),*) },
             #[cfg(target_arch = "aarch64")]
             BackendKind::Neon => unsafe { crate::arch::aarch64::neon::$name($($arg),*) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            BackendKind::Simd128 => unsafe { crate::arch::wasm32::simd128::$name($($arg),*) },
             _ => $scalar,
         }
     };

@@ -10,6 +10,8 @@ use crate::limits::MAX_NODES;
 use crate::weight::validate_weight;
 
 /// Checks a node count against [`MAX_NODES`].
+// On 32-bit targets (wasm32) `MAX_NODES` is `usize::MAX`, so no count exceeds it.
+#[allow(clippy::absurd_extreme_comparisons)]
 pub fn validate_node_count(len: usize) -> Result<(), Error> {
     if len > MAX_NODES {
         Err(Error::TooManyNodes { len })

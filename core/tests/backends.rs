@@ -258,6 +258,19 @@ fn detect_is_available_and_cached() {
     assert!(Backend::new(longstraw::BackendKind::Neon).is_none());
     #[cfg(target_arch = "aarch64")]
     assert_eq!(best.kind(), longstraw::BackendKind::Neon);
+    // WebAssembly: the build decides (no run-time detection), so a run of a
+    // simd128 build proves the differential tests above compared simd128.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    assert_eq!(best.kind(), longstraw::BackendKind::Simd128);
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128")))]
+    assert_eq!(best.kind(), longstraw::BackendKind::Scalar);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    assert!(Backend::new(longstraw::BackendKind::Simd128).is_none());
+    // A cross run names the backend its build must pick (make test-core-wasm), so
+    // a compiler flag that did not arrive fails here instead of testing scalar twice.
+    if let Ok(want) = std::env::var("LONGSTRAW_EXPECT_BACKEND") {
+        assert_eq!(best.name(), want, "LONGSTRAW_EXPECT_BACKEND");
+    }
 }
 
 fn weight_strategy() -> impl Strategy<Value = f64> {
