@@ -15,7 +15,7 @@ vectors-check: ## the frozen vector files equal what gen-vectors computes
 		tests/vectors/placement-v1-edges.json tests/vectors/table-balanced-v1.json tests/vectors/keyed-v1.json \
 		tests/vectors/table-balanced-caps-v1.json
 
-test-rust: vectors-check test-spec check-aarch64 ## every crate's tests, the vectors, the independent spec implementation
+test-rust: vectors-check test-spec check-aarch64 check-wasm ## every crate's tests, the vectors, the independent spec implementation
 	$(CARGO) test --workspace --release
 
 # The independent Python implementation of docs/SPEC.md must reproduce every vector.
