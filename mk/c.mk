@@ -47,7 +47,7 @@ c-rust-tests:
 	$(CARGO) test --quiet --release -p longstraw-ffi
 
 c-lib:
-	$(CARGO) build --release -p longstraw-ffi
+	$(CARGO) build --release -p longstraw-c
 
 # The header alone, as C99 and C++11, with every warning an error.
 c-header-compile:
@@ -132,7 +132,7 @@ c-tsan:
 	if [ -z "$$rt" ]; then echo "c: SKIPPED ThreadSanitizer: nightly has no TSan runtime for $(TSAN_TRIPLE)"; exit 0; fi; \
 	set -x; \
 	RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" CARGO_TARGET_DIR=$(TSAN_TARGET) \
-	  $(CARGO) +nightly build --quiet --release --target $(TSAN_TRIPLE) -p longstraw-ffi; \
+	  $(CARGO) +nightly build --quiet --release --target $(TSAN_TRIPLE) -p longstraw-c; \
 	mkdir -p $(C_BUILD)/tsan; \
 	$(CC) $(C_FLAGS) -fsanitize=thread -c $(ROOT)/tests/c/test_threads.c -o $(C_BUILD)/tsan/test_threads.o; \
 	$(CC) $(C_BUILD)/tsan/test_threads.o -o $(C_BUILD)/tsan/test_threads \

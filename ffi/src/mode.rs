@@ -113,19 +113,7 @@ impl Rendezvous {
         mode: ModeOptions,
     ) -> Result<Rendezvous> {
         Ok(match mode {
-            ModeOptions::Flat => {
-                let r = longstraw_set::Rendezvous::new(std::iter::empty::<&[u8]>(), set)?;
-                r.update(|u| {
-                    for (id, w, d) in nodes {
-                        match d {
-                            Some(d) => u.add_in_domain(id, w, d)?,
-                            None => u.add(id, w)?,
-                        }
-                    }
-                    Ok(())
-                })?;
-                Rendezvous::Flat(r)
-            }
+            ModeOptions::Flat => Rendezvous::Flat(longstraw_set::Rendezvous::with_domains(nodes, set)?),
             ModeOptions::Table(t) => Rendezvous::Table(Table::with_domains(
                 nodes,
                 longstraw_set::TableOptions {
