@@ -418,9 +418,10 @@ longstraw_result longstraw_bounded_in_flight(const longstraw_bounded *b,
 /**
  * Reads every current node's in-flight requests, for metrics.
  *
- * `*snapshot` receives the membership the loads belong to (release it with
+ * `*snapshot` receives the membership the loads belong to, as a flat
+ * snapshot whose node indices are the loads' (release it with
  * `longstraw_snapshot_free`; get node ids from it with
- * `longstraw_snapshot_node`), `*count` its node count, and
+ * `longstraw_snapshot_node`; its generation is its own, not the set's), `*count` its node count, and
  * `loads[0 .. min(count, loads_len))` the load of each node by index.
  * Call with `loads_len` >= the node count to get them all.
  *

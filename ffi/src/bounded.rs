@@ -1,12 +1,11 @@
 //! `longstraw_bounded`: bounded loads (SPEC.md §16) over a flat node set.
 
-use longstraw_set::{BoundedLoad, OwnedLease};
+use longstraw_set::{BoundedLoad, ModeOptions, OwnedLease, Rendezvous};
 
 use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
-use crate::mode::Snapshot;
 use crate::rendezvous::options;
 use crate::result::longstraw_result::{self, *};
-use crate::snapshot::longstraw_snapshot;
+use crate::snapshot::{into_handle, longstraw_snapshot};
 
 /// A flat node set that caps each node's in-flight requests at
 /// `ceil(c * (in_flight + 1) * w_i / W)` (SPEC.md section 16).
@@ -229,9 +228,10 @@ pub unsafe extern "C" fn longstraw_bounded_in_flight(b: *const longstraw_bounded
 
 /// Reads every current node's in-flight requests, for metrics.
 ///
-/// `*snapshot` receives the membership the loads belong to (release it with
+/// `*snapshot` receives the membership the loads belong to, as a flat
+/// snapshot whose node indices are the loads' (release it with
 /// `longstraw_snapshot_free`; get node ids from it with
-/// `longstraw_snapshot_node`), `*count` its node count, and
+/// `longstraw_snapshot_node`; its generation is its own, not the set's), `*count` its node count, and
 /// `loads[0 .. min(count, loads_len))` the load of each node by index.
 /// Call with `loads_len` >= the node count to get them all.
 ///
@@ -253,14 +253,19 @@ pub unsafe extern "C" fn longstraw_bounded_loads(
         // SAFETY: forwarded contract.
         let (set, out) = unsafe { (bounded(b)?, out_slice(loads, loads_len)?) };
         let (snap_out, count_out) = (Out::new(snapshot)?, Out::new(count)?);
-        let (snap, now) = set.loads_with_snapshot();
+        let (members, now) = set.loads_with_snapshot();
+        // The snapshot handle type is the any-mode snapshot: the membership is
+        // copied into a flat one (same nodes in the same index order, same
+        // hashing), which is what a reader of node ids and loads needs.
+        let nodes = members.nodes().map(|n| (n.id(), n.weight(), n.domain()));
+        let snap = Rendezvous::new(nodes, members.options(), ModeOptions::Flat)?.snapshot();
         for (o, l) in out.iter_mut().zip(&now) {
             *o = *l;
         }
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             count_out.write(now.len());
-            snap_out.write(Snapshot::Flat(snap).into_handle());
+            snap_out.write(into_handle(snap));
         }
         Ok(())
     })

@@ -5,8 +5,8 @@
 use longstraw_membership::SecretSource;
 
 use crate::boundary::{handle, FfiResult};
-use crate::mode::Rendezvous;
 use crate::rendezvous::longstraw_rendezvous;
+use longstraw_set::Rendezvous;
 
 /// The boxed value behind a set handle.
 pub(crate) struct Held {

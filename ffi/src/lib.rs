@@ -16,7 +16,6 @@ mod bounded;
 mod held;
 mod lengths;
 mod membership_file;
-mod mode;
 mod rendezvous;
 mod result;
 mod snapshot;
@@ -24,7 +23,6 @@ mod version;
 
 pub use bounded::*;
 pub use membership_file::*;
-pub use mode::longstraw_mode;
 pub use rendezvous::*;
 pub use result::*;
 pub use snapshot::*;

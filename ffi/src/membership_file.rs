@@ -7,11 +7,10 @@
 use std::ffi::{c_char, CStr};
 use std::path::PathBuf;
 
-use longstraw_membership::{Membership, SecretSource};
+use longstraw_membership::Membership;
 
 use crate::boundary::{boundary, in_slice, FfiResult, Out};
 use crate::held::{held, Held};
-use crate::mode::{membership_of, Rendezvous};
 use crate::rendezvous::longstraw_rendezvous;
 use crate::result::longstraw_result::{self, *};
 use crate::result::record_message;
@@ -39,21 +38,15 @@ unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a 
 }
 
 /// Builds the set a parsed membership describes and hands it to `out`, with
-/// the secret source it names made absolute (against the current folder), so
-/// that saving the set into another folder still names the same source.
+/// the secret source it names (made absolute by the parser), which the set
+/// remembers for saving.
 fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
     let set = m.build().map_err(|mut e| {
         e.origin = origin.to_string();
         bad(e)
     })?;
-    let secret = match m.secret {
-        Some(SecretSource::File(file)) if file.is_relative() => {
-            Some(SecretSource::File(std::path::absolute(&file).unwrap_or(file)))
-        }
-        other => other,
-    };
     // SAFETY: checked by Out::new; validity is the caller's contract.
-    unsafe { out.write(Held::into_raw(Rendezvous::from(set), secret)) };
+    unsafe { out.write(Held::into_raw(set, m.secret)) };
     Ok(())
 }
 
@@ -115,8 +108,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_load_bytes(
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
         let data = unsafe { in_slice(data, data_len)? };
-        let text = std::str::from_utf8(data).map_err(|_| bad(format!("{ORIGIN}: the membership text is not UTF-8")))?;
-        let m = Membership::parse(text, ORIGIN).map_err(bad)?;
+        let m = Membership::parse_bytes(data, ORIGIN).map_err(bad)?;
         build(m, ORIGIN, out)
     })
 }
@@ -162,7 +154,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_save_file(
                 text_arg(secret_env, "secret environment variable name")?,
             )
         };
-        let mut m = membership_of(&h.set.snapshot());
+        let mut m = Membership::of(&h.set.snapshot());
         if let (Some(_), Some(source)) = (&m.secret, &h.secret) {
             m.secret = Some(source.clone());
         }

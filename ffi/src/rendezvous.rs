@@ -3,14 +3,15 @@
 //! differ.
 
 use longstraw::PackedKeys;
-use longstraw_set::{Balance, Options, Placement, Secret, SkeletonShape};
+use longstraw_set::{
+    Balance, ModeOptions, Options, Placement, Rendezvous, Secret, SkeletonOptions, SkeletonShape, TableOptions, Update,
+};
 
 use crate::boundary::{boundary, in_slice, FfiResult, Out};
 use crate::held::{free, held, Held};
 use crate::lengths::{id_arg, label_arg};
-use crate::mode::{longstraw_mode, view, ModeOptions, Rendezvous, SkeletonOptions, TableOptions, Update};
 use crate::result::longstraw_result::{self, *};
-use crate::snapshot::longstraw_snapshot;
+use crate::snapshot::{into_handle, longstraw_mode, longstraw_snapshot, view};
 
 /// The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
 pub const LONGSTRAW_SECRET_LEN: usize = 16;
@@ -74,7 +75,8 @@ pub(crate) unsafe fn options(seed: u64, secret: *const u8, secret_len: usize, pl
         Some(Secret::from_bytes(bytes)?)
     };
     Ok(Options {
-        seed,
+        // 0 is "no seed" (the default): a seed with a secret is the set's error.
+        seed: (seed != 0).then_some(seed),
         secret,
         placement: Placement::from_number(placement)?,
         ..Options::default()
@@ -96,7 +98,7 @@ unsafe fn new_from(
         let members = unsafe { view(members)? };
         let out = Out::new(out)?;
         let nodes = members.nodes().map(|n| (n.id(), n.weight(), n.domain()));
-        let set = Rendezvous::new(nodes, members.options(), mode()?)?;
+        let set = Rendezvous::new(nodes, members.members().options(), mode()?)?;
         // SAFETY: checked by Out::new; validity is the caller's contract.
         unsafe { out.write(Held::into_raw(set, None)) };
         Ok(())
@@ -147,7 +149,11 @@ pub unsafe extern "C" fn longstraw_rendezvous_new(
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
         let options = unsafe { options(seed, secret, secret_len, placement)? };
-        let set = Rendezvous::new(std::iter::empty(), options, ModeOptions::Flat)?;
+        let set = Rendezvous::new(
+            std::iter::empty::<(&[u8], f64, Option<&[u8]>)>(),
+            options,
+            ModeOptions::Flat,
+        )?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(Held::into_raw(set, None)) };
         Ok(())
@@ -415,7 +421,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_batch(
         if (!weights.is_empty() && weights.len() != n) || labels.as_ref().is_some_and(|d| d.len() != n) {
             return Err(LONGSTRAW_LENGTH_MISMATCH);
         }
-        Ok(set.update(|u: &mut dyn Update| {
+        Ok(set.update(|u: &mut Update<'_>| {
             for (i, id) in ids.iter().enumerate() {
                 let weight = weights.get(i).copied().unwrap_or(1.0);
                 match labels.as_ref().and_then(|d| label(d.get(i).unwrap_or_default())) {
@@ -539,7 +545,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_mode(
         let set = unsafe { set(r)? };
         let out = Out::new(mode)?;
         // SAFETY: checked by Out::new; validity is the caller's contract.
-        unsafe { out.write(set.mode()) };
+        unsafe { out.write(set.mode().into()) };
         Ok(())
     })
 }
@@ -567,7 +573,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_snapshot(
         let set = unsafe { set(r)? };
         let out = Out::new(out)?;
         // SAFETY: checked by Out::new; validity is the caller's contract.
-        unsafe { out.write(set.snapshot().into_handle()) };
+        unsafe { out.write(into_handle(set.snapshot())) };
         Ok(())
     })
 }

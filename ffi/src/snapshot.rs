@@ -1,15 +1,38 @@
 //! `longstraw_snapshot`: one immutable membership and the lookups on it,
-//! for every placement mode.
+//! for every placement mode. A handle is an `Arc<Snapshot>` turned into a
+//! raw pointer, so taking one is a reference-count increment.
 
 use std::ffi::c_char;
+use std::sync::Arc;
 
 use longstraw::PackedKeys;
+use longstraw_set::{Error, Mode, Snapshot};
 
 use crate::boundary::{boundary, in_slice, out_slice, FfiResult, Out};
-use crate::mode::{longstraw_mode, release, view, View};
 use crate::rendezvous::LONGSTRAW_TABLE_DISTINCT_DOMAINS;
 use crate::result::longstraw_result::{self, *};
-use crate::result::record_message;
+
+/// How a set places keys (`longstraw_rendezvous_mode`, `longstraw_snapshot_mode`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum longstraw_mode {
+    /// Flat rendezvous hashing, placement v1 (`longstraw_rendezvous_new`).
+    LONGSTRAW_MODE_FLAT = 0,
+    /// A partition table (`longstraw_rendezvous_new_table`, SPEC.md section 10).
+    LONGSTRAW_MODE_TABLE = 1,
+    /// Skeleton (hierarchical) rendezvous hashing (`longstraw_rendezvous_new_skeleton`, SPEC.md section 11).
+    LONGSTRAW_MODE_SKELETON = 2,
+}
+
+impl From<Mode> for longstraw_mode {
+    fn from(m: Mode) -> Self {
+        match m {
+            Mode::Flat => longstraw_mode::LONGSTRAW_MODE_FLAT,
+            Mode::Table => longstraw_mode::LONGSTRAW_MODE_TABLE,
+            Mode::Skeleton => longstraw_mode::LONGSTRAW_MODE_SKELETON,
+        }
+    }
+}
 
 /// One immutable membership of a node set, from
 /// `longstraw_rendezvous_snapshot` (or `longstraw_bounded_loads`). Lookups
@@ -24,9 +47,32 @@ pub struct longstraw_snapshot {
     _private: [u8; 0],
 }
 
+/// The C handle that owns one reference to `s`.
+pub(crate) fn into_handle(s: Arc<Snapshot>) -> *const longstraw_snapshot {
+    Arc::into_raw(s).cast()
+}
+
+/// Borrows a snapshot handle.
+///
+/// # Safety
+/// `s` must be NULL or a live handle from [`into_handle`].
+pub(crate) unsafe fn view<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
+    if s.is_null() {
+        return Err(LONGSTRAW_NULL_ARGUMENT);
+    }
+    let s = s.cast::<Snapshot>();
+    // No handle of this library is misaligned: such a pointer is not a snapshot.
+    if !s.is_aligned() {
+        return Err(LONGSTRAW_MISALIGNED_POINTER);
+    }
+    // SAFETY: Arc::into_raw's pointer (see `into_handle`), still live by the
+    // caller's contract.
+    Ok(unsafe { &*s })
+}
+
 /// # Safety
 /// `s` must be NULL or a live snapshot handle.
-unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<View<'a>> {
+unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
     // SAFETY: forwarded contract.
     unsafe { view(s) }
 }
@@ -39,9 +85,11 @@ unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<View<'a>> {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
     let _ = boundary(|| {
-        if !s.is_null() {
-            // SAFETY: a live handle whose last use by the caller is this one.
-            unsafe { release(s) };
+        // A misaligned pointer is not a handle of this library: ignored, as NULL is.
+        if !s.is_null() && s.cast::<Snapshot>().is_aligned() {
+            // SAFETY: made by Arc::into_raw in `into_handle`; the caller gives
+            // up this reference here.
+            drop(unsafe { Arc::from_raw(s.cast::<Snapshot>()) });
         }
         Ok(())
     });
@@ -54,7 +102,7 @@ pub unsafe extern "C" fn longstraw_snapshot_free(s: *const longstraw_snapshot) {
 pub(crate) unsafe fn query<T>(
     s: *const longstraw_snapshot,
     out: *mut T,
-    f: impl FnOnce(View<'_>) -> T,
+    f: impl FnOnce(&Snapshot) -> T,
 ) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
@@ -455,7 +503,7 @@ pub unsafe extern "C" fn longstraw_snapshot_mode(
     mode: *mut longstraw_mode,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, mode, |s| s.mode()) }
+    unsafe { query(s, mode, |s| s.mode().into()) }
 }
 
 /// Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
@@ -472,15 +520,14 @@ pub unsafe extern "C" fn longstraw_snapshot_is_keyed(s: *const longstraw_snapsho
     unsafe { query(s, out, |s| u32::from(s.is_keyed())) }
 }
 
-/// The error of a mode-specific call on a snapshot of another mode.
-fn wrong_mode(call: &str, wanted: &str, found: longstraw_mode) -> longstraw_result {
-    let found = match found {
-        longstraw_mode::LONGSTRAW_MODE_FLAT => "flat",
-        longstraw_mode::LONGSTRAW_MODE_TABLE => "table",
-        longstraw_mode::LONGSTRAW_MODE_SKELETON => "skeleton",
-    };
-    record_message(format!("{call} needs a {wanted}-mode set; this set is {found}"));
-    LONGSTRAW_WRONG_MODE
+/// The set's error for a mode-specific call on a snapshot of another mode.
+fn wrong_mode(operation: &'static str, needs: Mode, snap: &Snapshot) -> longstraw_result {
+    Error::WrongMode {
+        operation,
+        needs,
+        actual: snap.mode(),
+    }
+    .into()
 }
 
 /// Writes the partition `key` (`key_len` bytes) falls in to `*partition`: a
@@ -504,9 +551,7 @@ pub unsafe extern "C" fn longstraw_snapshot_partition(
         // SAFETY: forwarded contract.
         let (snap, key) = unsafe { (snap(s)?, in_slice(key, key_len)?) };
         let out = Out::new(partition)?;
-        let p = snap
-            .partition(key)
-            .ok_or_else(|| wrong_mode("partition()", "table", snap.mode()))?;
+        let p = snap.partition(key)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { out.write(p) };
         Ok(())
@@ -543,20 +588,20 @@ pub unsafe extern "C" fn longstraw_snapshot_table_shape(
             Out::new(flags)?,
             Out::new(balance)?,
         );
-        let wrong = || wrong_mode("the table shape", "table", snap.mode());
-        let (bits, reps, distinct, bal) = (
-            snap.partition_bits().ok_or_else(wrong)?,
-            snap.replicas().ok_or_else(wrong)?,
-            snap.distinct_domains().ok_or_else(wrong)?,
-            snap.balance().ok_or_else(wrong)?,
-        );
-        let fl = if distinct { LONGSTRAW_TABLE_DISTINCT_DOMAINS } else { 0 };
+        let table = snap
+            .as_table()
+            .ok_or_else(|| wrong_mode("table_shape()", Mode::Table, snap))?;
+        let fl = if table.distinct_domains() {
+            LONGSTRAW_TABLE_DISTINCT_DOMAINS
+        } else {
+            0
+        };
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
-            outs.0.write(bits);
-            outs.1.write(reps);
+            outs.0.write(table.partition_bits());
+            outs.1.write(table.replicas());
             outs.2.write(fl);
-            outs.3.write(bal.map_or(0.0, |b| b.as_f64()));
+            outs.3.write(table.balance().map_or(0.0, |b| b.as_f64()));
         }
         Ok(())
     })
@@ -584,7 +629,7 @@ pub unsafe extern "C" fn longstraw_snapshot_skeleton_shape(
         let (fb, lv) = (Out::new(fanout_bits)?, Out::new(levels)?);
         let shape = snap
             .shape()
-            .ok_or_else(|| wrong_mode("the skeleton shape", "skeleton", snap.mode()))?;
+            .ok_or_else(|| wrong_mode("skeleton_shape()", Mode::Skeleton, snap))?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             fb.write(shape.fanout_bits());
@@ -592,4 +637,43 @@ pub unsafe extern "C" fn longstraw_snapshot_skeleton_shape(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use longstraw_set::{ModeOptions, Options, Rendezvous, SkeletonOptions, TableOptions};
+
+    #[test]
+    fn every_mode_round_trips_through_a_handle() {
+        let nodes = || [(&b"a"[..], 1.0, None::<&[u8]>), (b"b", 1.0, None), (b"c", 1.0, None)];
+        let modes = [
+            ModeOptions::Flat,
+            ModeOptions::Table(TableOptions::default()),
+            ModeOptions::Skeleton(SkeletonOptions::default()),
+        ];
+        for mode in modes {
+            let set = Rendezvous::new(nodes(), Options::default(), mode).unwrap();
+            let snap = set.snapshot();
+            let h = into_handle(snap.clone());
+            // SAFETY: a live handle made just above, released once.
+            unsafe {
+                let v = view(h).unwrap();
+                assert_eq!(v.mode(), mode.mode());
+                assert_eq!(v.len(), 3);
+                longstraw_snapshot_free(h);
+            }
+            assert_eq!(Arc::strong_count(&snap), 2, "the handle's count was given back");
+        }
+    }
+
+    #[test]
+    fn a_misaligned_pointer_is_refused_and_not_freed() {
+        let bogus = 0x1003usize as *const longstraw_snapshot;
+        // SAFETY: refused before any dereference; free ignores it.
+        unsafe {
+            assert!(matches!(view(bogus), Err(LONGSTRAW_MISALIGNED_POINTER)));
+            longstraw_snapshot_free(bogus);
+        }
+    }
 }

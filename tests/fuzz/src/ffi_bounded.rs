@@ -86,7 +86,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             .unwrap_or_else(|| {
                 let options = (|| -> longstraw_set::Result<Options> {
                     Ok(Options {
-                        seed,
+                        seed: (seed != 0).then_some(seed),
                         // A NULL secret of length 0 is no secret.
                         secret: if null_secret {
                             None
@@ -109,7 +109,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
                 .map_err(longstraw_set::Error::from)
                 .and_then(|placement| {
                     let options = Options {
-                        seed,
+                        seed: (seed != 0).then_some(seed),
                         placement,
                         ..Options::default()
                     };

@@ -12,17 +12,16 @@ use arbitrary::{Result, Unstructured};
 use longstraw::{PackedKeys, SkeletonShape};
 use longstraw_ffi::longstraw_result::{self, *};
 use longstraw_ffi::*;
-use longstraw_set::{
-    Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonSnapshot, Snapshot, Table, TableOptions, TableSnapshot,
-};
+use longstraw_set::{Members, ModeOptions, Options, Rendezvous, SkeletonOptions, Snapshot, TableOptions};
 
 use crate::input;
 
-/// A C set handle (one handle type for every mode) and the Rust set that mirrors it.
+/// A C set handle (one handle type for every mode) and the Rust set that
+/// mirrors it, by the mode both were made in.
 enum Set {
     Flat(*mut longstraw_rendezvous, Rendezvous),
-    Table(*mut longstraw_rendezvous, Table),
-    Skeleton(*mut longstraw_rendezvous, Skeleton),
+    Table(*mut longstraw_rendezvous, Rendezvous),
+    Skeleton(*mut longstraw_rendezvous, Rendezvous),
 }
 
 impl Set {
@@ -35,43 +34,24 @@ impl Set {
 
 /// A snapshot the mirror took at the same moment.
 #[derive(Clone)]
-enum Mirror {
-    Flat(Arc<Snapshot>),
-    Table(Arc<TableSnapshot>),
-    Skeleton(Arc<SkeletonSnapshot>),
-}
+struct Mirror(Arc<Snapshot>);
 
 impl Mirror {
-    fn members(&self) -> &Snapshot {
-        match self {
-            Mirror::Flat(s) => s,
-            Mirror::Table(t) => t.members(),
-            Mirror::Skeleton(k) => k.members(),
-        }
+    fn members(&self) -> &Members {
+        self.0.members()
     }
     fn mode(&self) -> longstraw_mode {
-        match self {
-            Mirror::Flat(_) => longstraw_mode::LONGSTRAW_MODE_FLAT,
-            Mirror::Table(_) => longstraw_mode::LONGSTRAW_MODE_TABLE,
-            Mirror::Skeleton(_) => longstraw_mode::LONGSTRAW_MODE_SKELETON,
-        }
+        self.0.mode().into()
     }
     fn owner(&self, key: &[u8]) -> Option<u32> {
-        match self {
-            Mirror::Flat(s) => s.owner_index(key).ok(),
-            Mirror::Table(t) => t.owner_index(key).ok(),
-            Mirror::Skeleton(k) => k.owner_index(key).ok(),
-        }
+        self.0.owner_index(key).ok()
     }
     fn top_k(&self, key: &[u8], k: usize, distinct: bool) -> Vec<u32> {
         let mut out = vec![0; k];
-        let n = match (self, distinct) {
-            (Mirror::Flat(s), false) => s.top_k_into(key, &mut out),
-            (Mirror::Table(t), false) => t.top_k_into(key, &mut out),
-            (Mirror::Skeleton(s), false) => s.top_k_into(key, &mut out),
-            (Mirror::Flat(s), true) => s.top_k_distinct_into(key, &mut out),
-            (Mirror::Table(t), true) => t.top_k_distinct_into(key, &mut out),
-            (Mirror::Skeleton(s), true) => s.top_k_distinct_into(key, &mut out),
+        let n = if distinct {
+            self.0.top_k_distinct_into(key, &mut out)
+        } else {
+            self.0.top_k_into(key, &mut out)
         };
         out.truncate(n);
         out
@@ -268,10 +248,10 @@ impl State {
             out.untouched("rendezvous_new");
             return Ok(());
         }
-        let mirror = Rendezvous::new(
+        let mirror = Rendezvous::flat(
             std::iter::empty::<&[u8]>(),
             Options {
-                seed,
+                seed: (seed != 0).then_some(seed),
                 ..Options::default()
             },
         )
@@ -312,15 +292,15 @@ impl State {
                 }),
                 Some(_) if out.refusal().is_some() => Err(out.refusal().unwrap_or(LONGSTRAW_OK)),
                 Some(_) if flags > 1 => Err(LONGSTRAW_INVALID_PARAMETER),
-                Some(m) => Table::with_domains(
+                Some(m) => Rendezvous::new(
                     nodes(m),
-                    TableOptions {
-                        set: options(m),
+                    options(m),
+                    ModeOptions::Table(TableOptions {
                         partition_bits: (bits != 255).then_some(bits),
                         replicas,
                         distinct_domains: flags == 1,
                         balance: None,
-                    },
+                    }),
                 )
                 .map_err(|e| e.into()),
             };
@@ -357,7 +337,8 @@ impl State {
                 (Some(_), _) if out.refusal().is_some() => Err(out.refusal().unwrap_or(LONGSTRAW_OK)),
                 (Some(_), Err(e)) => Err(e),
                 (Some(m), Ok(shape)) => {
-                    Skeleton::with_domains(nodes(m), SkeletonOptions { set: options(m), shape }).map_err(|e| e.into())
+                    Rendezvous::new(nodes(m), options(m), ModeOptions::Skeleton(SkeletonOptions { shape }))
+                        .map_err(|e| e.into())
                 }
             };
             match want {
@@ -505,7 +486,7 @@ impl State {
             Ok(p) if wl != 0 && wl != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) if with_domains && label_keys.as_ref().map_or(0, |l| l.len()) != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) => {
-                let nodes: Vec<crate::set_model::NodeRef<'_>> = p
+                let nodes: Vec<(&[u8], f64, Option<&[u8]>)> = p
                     .iter()
                     .enumerate()
                     .map(|(i, id)| {
@@ -559,9 +540,7 @@ impl State {
             )
         };
         let mirror = match &self.sets[which] {
-            Set::Flat(_, m) => Mirror::Flat(m.snapshot()),
-            Set::Table(_, m) => Mirror::Table(m.snapshot()),
-            Set::Skeleton(_, m) => Mirror::Skeleton(m.snapshot()),
+            Set::Flat(_, m) | Set::Table(_, m) | Set::Skeleton(_, m) => Mirror(m.snapshot()),
         };
         assert_eq!(stable(len_code, "len"), len.refusal().unwrap_or(LONGSTRAW_OK), "len");
         if len_code == LONGSTRAW_OK {
@@ -914,7 +893,8 @@ impl State {
         assert_eq!(code, want, "table_shape");
         match set {
             Set::Table(_, m) if code == LONGSTRAW_OK => {
-                let t = m.snapshot();
+                let snap = m.snapshot();
+                let t = snap.as_table().expect("a table");
                 assert_eq!(bits.get(), t.partition_bits(), "table bits");
                 assert_eq!(replicas.get(), t.replicas(), "table replicas");
                 assert_eq!(flags.get(), u32::from(t.distinct_domains()), "table flags");
@@ -945,7 +925,7 @@ impl State {
         assert_eq!(code, want, "skeleton_shape");
         match set {
             Set::Skeleton(_, m) if code == LONGSTRAW_OK => {
-                let shape = m.snapshot().shape();
+                let shape = m.snapshot().shape().expect("a skeleton");
                 let want_fanout = if shape.levels() == 0 { 0 } else { shape.fanout_bits() };
                 assert_eq!(
                     (fanout.get(), levels.get()),
@@ -969,7 +949,7 @@ impl State {
             Set::Table(_, m) => {
                 assert_eq!(code, partition.refusal().unwrap_or(LONGSTRAW_OK), "partition");
                 if code == LONGSTRAW_OK {
-                    assert_eq!(partition.get(), m.snapshot().partition(&key), "partition");
+                    assert_eq!(Ok(partition.get()), m.snapshot().partition(&key), "partition");
                 } else {
                     partition.untouched("partition");
                 }
