@@ -21,8 +21,6 @@
  *   not overlap input arrays.
  * - Every *_free function accepts NULL and does nothing.
  * - Handles are opaque: pass them back unchanged and never dereference them.
- *   A snapshot handle carries its set's mode in its low bits, so it need not
- *   be aligned like a pointer to an object.
  * - Ids returned by lookups point into the snapshot they came from and stay
  *   valid until that snapshot is freed, whatever happens to the set meanwhile.
  * - Thread safety: every function except *_free may be called concurrently on

@@ -164,7 +164,7 @@ struct State {
     snaps: Vec<(*const longstraw_snapshot, Mirror)>,
 }
 
-/// A snapshot handle argument: a live one, NULL, or one whose low bits name no mode.
+/// A snapshot handle argument: a live one, NULL, or a misaligned pointer (no handle is).
 enum SnapArg {
     Live(usize),
     Null,
@@ -195,7 +195,7 @@ impl State {
         match a {
             SnapArg::Live(i) => self.snaps[*i].0,
             SnapArg::Null => std::ptr::null(),
-            // Low bits 0b11 are refused before the pointer is dereferenced.
+            // A misaligned pointer is refused before it is dereferenced.
             SnapArg::BadTag => 0x1003 as *const longstraw_snapshot,
         }
     }
