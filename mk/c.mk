@@ -187,5 +187,7 @@ demo-c: c-lib ## the C demo
 	  echo "  C placements identical to Rust's: $$(wc -l < $(C_BUILD)/demo-c.txt) lines" || \
 	  { echo "  C placements DIFFER from Rust's:"; diff $(C_BUILD)/demo-rust.txt $(C_BUILD)/demo-c.txt; exit 1; }
 
-bench-c: ## the C benchmark
-	@echo "c: the C library's speed is the Rust core's (make bench-rust); no separate C benchmark"
+bench-c: c-lib ## the C benchmark: owner through the C ABI (ffi/examples/owner_cost.c)
+	@mkdir -p $(C_BUILD)
+	$(CC) -std=c99 $(C_WARN) -O2 -I$(ROOT)/include $(ROOT)/ffi/examples/owner_cost.c -o $(C_BUILD)/owner_cost $(C_LINK)
+	$(C_BUILD)/owner_cost
