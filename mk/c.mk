@@ -47,7 +47,7 @@ c-rust-tests:
 	$(CARGO) test --quiet --release -p longstraw-ffi
 
 c-lib:
-	$(CARGO) build --release -p longstraw-ffi
+	$(CARGO) build --release -p longstraw-c
 
 # The header alone, as C99 and C++11, with every warning an error.
 c-header-compile:
@@ -79,7 +79,8 @@ C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $
 	$(C_BUILD)/test_membership \
 	$(C_BUILD)/test_bounded \
 	$(C_BUILD)/test_vectors_bounded \
-	$(C_BUILD)/test_keyed_save
+	$(C_BUILD)/test_keyed_save \
+	$(C_BUILD)/test_fifo_secret
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
@@ -92,6 +93,7 @@ c-tests: c-deps $(C_TESTS)
 	$(C_BUILD)/test_bounded 20000
 	$(C_BUILD)/test_vectors_bounded $(ROOT)/tests/vectors/bounded-v1.json
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(C_BUILD)/test_keyed_save $(C_BUILD)/scratch-keyed
+	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(C_BUILD)/test_fifo_secret $(C_BUILD)/scratch-fifo
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
@@ -102,11 +104,12 @@ c-valgrind: c-deps $(C_TESTS)
 	@mkdir -p $(C_BUILD)/scratch && $(VALGRIND) $(C_BUILD)/test_membership $(ROOT) $(C_BUILD)/scratch
 	$(VALGRIND) $(C_BUILD)/test_bounded 500
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(VALGRIND) $(C_BUILD)/test_keyed_save $(C_BUILD)/scratch-keyed
+	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(VALGRIND) $(C_BUILD)/test_fifo_secret $(C_BUILD)/scratch-fifo
 	@echo "c: valgrind memcheck: 0 errors, 0 leaks"
 
 c-sanitizers: c-deps c-lib
 	@mkdir -p $(C_BUILD)/asan
-	for t in test_api test_vectors test_threads test_validation test_edges test_membership test_bounded test_keyed_save; do \
+	for t in test_api test_vectors test_threads test_validation test_edges test_membership test_bounded test_keyed_save test_fifo_secret; do \
 	  $(CC) $(C_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	    $(ROOT)/tests/c/$$t.c -o $(C_BUILD)/asan/$$t $(C_LINK) -lcjson -lpthread -lm; \
 	done
@@ -118,6 +121,7 @@ c-sanitizers: c-deps c-lib
 	@mkdir -p $(C_BUILD)/scratch && $(C_BUILD)/asan/test_membership $(ROOT) $(C_BUILD)/scratch
 	$(C_BUILD)/asan/test_bounded 5000
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(C_BUILD)/asan/test_keyed_save $(C_BUILD)/scratch-keyed
+	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(C_BUILD)/asan/test_fifo_secret $(C_BUILD)/scratch-fifo
 	@echo "c: ASan + UBSan: clean"
 
 # ThreadSanitizer needs the library instrumented too, which takes a nightly
@@ -132,7 +136,7 @@ c-tsan:
 	if [ -z "$$rt" ]; then echo "c: SKIPPED ThreadSanitizer: nightly has no TSan runtime for $(TSAN_TRIPLE)"; exit 0; fi; \
 	set -x; \
 	RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" CARGO_TARGET_DIR=$(TSAN_TARGET) \
-	  $(CARGO) +nightly build --quiet --release --target $(TSAN_TRIPLE) -p longstraw-ffi; \
+	  $(CARGO) +nightly build --quiet --release --target $(TSAN_TRIPLE) -p longstraw-c; \
 	mkdir -p $(C_BUILD)/tsan; \
 	$(CC) $(C_FLAGS) -fsanitize=thread -c $(ROOT)/tests/c/test_threads.c -o $(C_BUILD)/tsan/test_threads.o; \
 	$(CC) $(C_BUILD)/tsan/test_threads.o -o $(C_BUILD)/tsan/test_threads \
@@ -183,5 +187,7 @@ demo-c: c-lib ## the C demo
 	  echo "  C placements identical to Rust's: $$(wc -l < $(C_BUILD)/demo-c.txt) lines" || \
 	  { echo "  C placements DIFFER from Rust's:"; diff $(C_BUILD)/demo-rust.txt $(C_BUILD)/demo-c.txt; exit 1; }
 
-bench-c: ## the C benchmark
-	@echo "c: the C library's speed is the Rust core's (make bench-rust); no separate C benchmark"
+bench-c: c-lib ## the C benchmark: owner through the C ABI (ffi/examples/owner_cost.c)
+	@mkdir -p $(C_BUILD)
+	$(CC) -std=c99 $(C_WARN) -O2 -I$(ROOT)/include $(ROOT)/ffi/examples/owner_cost.c -o $(C_BUILD)/owner_cost $(C_LINK)
+	$(C_BUILD)/owner_cost

@@ -80,11 +80,11 @@ dist-c-lib: $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	  out=$(DIST_BUILD)/lib/$$t; mkdir -p $$out; \
 	  zt=$$(awk -v t=$$t '$$1 == t { print $$4 }' $(DIST_PLATFORMS)); [ -n "$$zt" ] || $(DIST_NO_PLATFORM); \
 	  set --; case $$t in *-musl) \
-	    $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
+	    $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-c --lib -- \
 	      --print native-static-libs 2> $$out/rustc-crt-static.log || { cat $$out/rustc-crt-static.log; echo "dist: cargo-zigbuild rustc (crt-static) FAILED for $$t" >&2; exit 1; }; \
 	    set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; \
 	  esac; \
-	  env "$$@" $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-ffi --lib -- \
+	  env "$$@" $(DIST_PATH) $(CARGO_ZIGBUILD) rustc --quiet --profile dist --target $$zt -p longstraw-c --lib -- \
 	    -C link-arg=-Wl,-soname,$(DIST_SONAME) --print native-static-libs 2> $$out/rustc.log \
 	    || { cat $$out/rustc.log; echo "dist: cargo-zigbuild rustc FAILED for $$t" >&2; exit 1; }; \
 	  libs=$$(sed -n 's/.*native-static-libs: //p' $$out/rustc.log | tail -n 1); \

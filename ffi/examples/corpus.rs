@@ -15,7 +15,7 @@ fn id(snap: &Snapshot, index: u32) -> String {
 fn main() {
     let ids: Vec<String> = (0..NODES).map(|i| format!("cache-{i}")).collect();
     let keys: Vec<String> = (0..KEYS).map(|i| format!("user:{i}")).collect();
-    let set = Rendezvous::new(&ids, Options::default()).expect("valid nodes");
+    let set = Rendezvous::flat(&ids, Options::default()).expect("valid nodes");
     let before = set.snapshot();
     println!("corpus: {NODES} nodes cache-0..cache-9, {KEYS} keys user:0..user:99999, seed 0, placement v1");
     for key in keys.iter().take(8).chain(std::iter::once(&"user:42".to_owned())) {

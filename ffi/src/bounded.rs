@@ -1,11 +1,11 @@
 //! `longstraw_bounded`: bounded loads (SPEC.md §16) over a flat node set.
 
-use longstraw_set::{BoundedLoad, Options, OwnedLease, Placement};
+use longstraw_set::{BoundedLoad, ModeOptions, OwnedLease, Rendezvous};
 
 use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
-use crate::mode::flat_handle;
+use crate::rendezvous::options;
 use crate::result::longstraw_result::{self, *};
-use crate::snapshot::longstraw_snapshot;
+use crate::snapshot::{into_handle, longstraw_snapshot};
 
 /// A flat node set that caps each node's in-flight requests at
 /// `ceil(c * (in_flight + 1) * w_i / W)` (SPEC.md section 16).
@@ -35,51 +35,25 @@ unsafe fn bounded<'a>(b: *const longstraw_bounded) -> FfiResult<&'a BoundedLoad>
 
 /// Creates an empty bounded-load set with balance factor `balance_factor`
 /// (`c`; 1.25 is the usual choice; it must be finite and at least
-/// 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+/// 1 + 2^-16). `seed`, `secret` (NULL for none, else
+/// `LONGSTRAW_SECRET_LEN` bytes for keyed placement, copied and never
+/// printed) and `placement` are as for `longstraw_rendezvous_new`.
 ///
 /// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_bounded_free`.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
-/// balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
-/// `LONGSTRAW_BACKEND_UNAVAILABLE`.
-///
-/// # Safety
-/// `out` must be NULL or valid for writing one pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_bounded_new(
-    seed: u64,
-    placement: u32,
-    balance_factor: f64,
-    out: *mut *mut longstraw_bounded,
-) -> longstraw_result {
-    boundary(|| {
-        let out = Out::new(out)?;
-        let options = Options {
-            seed,
-            placement: Placement::from_number(placement)?,
-            ..Options::default()
-        };
-        let set = BoundedLoad::new(std::iter::empty::<&[u8]>(), options, balance_factor)?;
-        let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_bounded>();
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(ptr) };
-        Ok(())
-    })
-}
-
-/// `longstraw_bounded_new` for keyed placement (keyed-v1, SPEC.md §15): the
-/// set hashes keys and node ids with SipHash-2-4 under the
-/// `LONGSTRAW_SECRET_LEN`-byte `secret` (copied; never printed).
-///
-/// Errors: those of `longstraw_bounded_new`, and `LONGSTRAW_INVALID_SECRET`
-/// (a secret that is not `LONGSTRAW_SECRET_LEN` bytes).
+/// balance factor), `LONGSTRAW_INVALID_SECRET`,
+/// `LONGSTRAW_CONFLICTING_OPTIONS` (a seed other than 0 with a secret),
+/// `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+/// Thread-safe.
 ///
 /// # Safety
 /// `secret` must be NULL or readable for `secret_len` bytes; `out` must be
 /// NULL or valid for writing one pointer.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_bounded_new_keyed(
+pub unsafe extern "C" fn longstraw_bounded_new(
+    seed: u64,
     secret: *const u8,
     secret_len: usize,
     placement: u32,
@@ -88,16 +62,8 @@ pub unsafe extern "C" fn longstraw_bounded_new_keyed(
 ) -> longstraw_result {
     boundary(|| {
         let out = Out::new(out)?;
-        if secret.is_null() {
-            return Err(longstraw_result::LONGSTRAW_NULL_ARGUMENT);
-        }
-        // SAFETY: non-null; readability of `secret_len` bytes is the caller's contract.
-        let bytes = unsafe { crate::boundary::in_slice(secret, secret_len)? };
-        let options = Options {
-            secret: Some(longstraw_set::Secret::from_bytes(bytes)?),
-            placement: Placement::from_number(placement)?,
-            ..Options::default()
-        };
+        // SAFETY: forwarded contract.
+        let options = unsafe { options(seed, secret, secret_len, placement)? };
         let set = BoundedLoad::new(std::iter::empty::<&[u8]>(), options, balance_factor)?;
         let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_bounded>();
         // SAFETY: checked by Out::new; validity is this function's contract.
@@ -262,9 +228,10 @@ pub unsafe extern "C" fn longstraw_bounded_in_flight(b: *const longstraw_bounded
 
 /// Reads every current node's in-flight requests, for metrics.
 ///
-/// `*snapshot` receives the membership the loads belong to (release it with
+/// `*snapshot` receives the membership the loads belong to, as a flat
+/// snapshot whose node indices are the loads' (release it with
 /// `longstraw_snapshot_free`; get node ids from it with
-/// `longstraw_snapshot_node`), `*count` its node count, and
+/// `longstraw_snapshot_node`; its generation is its own, not the set's), `*count` its node count, and
 /// `loads[0 .. min(count, loads_len))` the load of each node by index.
 /// Call with `loads_len` >= the node count to get them all.
 ///
@@ -286,14 +253,19 @@ pub unsafe extern "C" fn longstraw_bounded_loads(
         // SAFETY: forwarded contract.
         let (set, out) = unsafe { (bounded(b)?, out_slice(loads, loads_len)?) };
         let (snap_out, count_out) = (Out::new(snapshot)?, Out::new(count)?);
-        let (snap, now) = set.loads_with_snapshot();
+        let (members, now) = set.loads_with_snapshot();
+        // The snapshot handle type is the any-mode snapshot: the membership is
+        // copied into a flat one (same nodes in the same index order, same
+        // hashing), which is what a reader of node ids and loads needs.
+        let nodes = members.nodes().map(|n| (n.id(), n.weight(), n.domain()));
+        let snap = Rendezvous::new(nodes, members.options(), ModeOptions::Flat)?.snapshot();
         for (o, l) in out.iter_mut().zip(&now) {
             *o = *l;
         }
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             count_out.write(now.len());
-            snap_out.write(flat_handle(snap));
+            snap_out.write(into_handle(snap));
         }
         Ok(())
     })
@@ -309,8 +281,14 @@ mod tests {
         let mut b = std::ptr::null_mut();
         // SAFETY: every pointer below is a live local or a handle made here.
         unsafe {
-            assert_eq!(longstraw_bounded_new(0, 1, 1.0, &mut b), LONGSTRAW_INVALID_PARAMETER);
-            assert_eq!(longstraw_bounded_new(0, 1, 1.25, &mut b), LONGSTRAW_OK);
+            assert_eq!(
+                longstraw_bounded_new(0, std::ptr::null(), 0, 1, 1.0, &mut b),
+                LONGSTRAW_INVALID_PARAMETER
+            );
+            assert_eq!(
+                longstraw_bounded_new(0, std::ptr::null(), 0, 1, 1.25, &mut b),
+                LONGSTRAW_OK
+            );
             let (mut lease, mut id, mut id_len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
             assert_eq!(
                 longstraw_bounded_acquire(b, b"k".as_ptr(), 1, &mut lease, &mut id, &mut id_len),

@@ -35,6 +35,29 @@ static int check_count = 0;
 
 #define CHECK_OK(call) CHECK_RC(LONGSTRAW_OK, call)
 
+/* A set's table shape, read from a snapshot of it (LONGSTRAW_WRONG_MODE for
+ * another mode). */
+static inline longstraw_result set_table_shape(const longstraw_rendezvous *r, uint8_t *bits, size_t *replicas,
+                                               uint32_t *flags, double *balance) {
+  const longstraw_snapshot *s = NULL;
+  longstraw_result rc = longstraw_rendezvous_snapshot(r, &s);
+  if (rc != LONGSTRAW_OK) return rc;
+  rc = longstraw_snapshot_table_shape(s, bits, replicas, flags, balance);
+  longstraw_snapshot_free(s);
+  return rc;
+}
+
+/* A set's skeleton shape, read from a snapshot of it. */
+static inline longstraw_result set_skeleton_shape(const longstraw_rendezvous *r, uint8_t *fanout_bits,
+                                                  uint8_t *levels) {
+  const longstraw_snapshot *s = NULL;
+  longstraw_result rc = longstraw_rendezvous_snapshot(r, &s);
+  if (rc != LONGSTRAW_OK) return rc;
+  rc = longstraw_snapshot_skeleton_shape(s, fanout_bits, levels);
+  longstraw_snapshot_free(s);
+  return rc;
+}
+
 static int check_report(const char *name) {
   if (check_failures) {
     fprintf(stderr, "%s: %d of %d checks FAILED\n", name, check_failures, check_count);

@@ -16,7 +16,7 @@
 #define S(str) (const uint8_t *)(str), strlen(str)
 
 /* The newest result code; update when one is added. */
-#define LONGSTRAW_LAST_CODE LONGSTRAW_CONFLICTING_OPTIONS
+#define LONGSTRAW_LAST_CODE LONGSTRAW_WRONG_MODE
 
 /* Two 16-byte ids ("collide!" after 8 varying bytes) whose node hashes are
  * equal under seed 0 (0x67dd5e95fcf23328). Found once, offline, by Brent's
@@ -27,7 +27,7 @@ static const uint8_t collide_b[16] = {0x76, 0x64, 0xc1, 0x41, 0xea, 0x2e, 0x95, 
 
 static longstraw_rendezvous *new_set(uint64_t seed) {
   longstraw_rendezvous *r = NULL;
-  CHECK_OK(longstraw_rendezvous_new(seed, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK(r != NULL);
   return r;
 }
@@ -70,8 +70,8 @@ static void test_result_strings(void) {
 static void test_free_null(void) {
   longstraw_rendezvous_free(NULL);
   longstraw_snapshot_free(NULL);
-  longstraw_table_free(NULL);
-  longstraw_skeleton_free(NULL);
+  longstraw_rendezvous_free(NULL);
+  longstraw_rendezvous_free(NULL);
 }
 
 static void test_null_arguments(void) {
@@ -85,7 +85,7 @@ static void test_null_arguments(void) {
   uint64_t u = 77;
   uint32_t p = 77;
 
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, 1, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, 0, 1, NULL));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add(NULL, S("a"), 1.0));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add(r, NULL, 3, 1.0));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_remove(NULL, S("a")));
@@ -95,8 +95,8 @@ static void test_null_arguments(void) {
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_len(r, NULL));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_snapshot(NULL, &s));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_snapshot(r, NULL));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add_batch(NULL, NULL, 0, NULL, 0, NULL, 0));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add_batch(r, NULL, 2, NULL, 0, NULL, 0));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add_batch(NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add_batch(r, NULL, 2, NULL, 0, NULL, 0, NULL, 0, NULL, 0));
 
   CHECK_OK(longstraw_rendezvous_add(r, S("a"), 1.0));
   s = snap(r);
@@ -135,8 +135,8 @@ static void test_empty_slices_and_k_zero(void) {
   uint64_t one_offset = 0;
 
   /* (NULL, 0) batches are empty, not errors. */
-  CHECK_OK(longstraw_rendezvous_add_batch(r, NULL, 0, NULL, 0, NULL, 0));
-  CHECK_OK(longstraw_rendezvous_add_batch(r, NULL, 0, &one_offset, 1, NULL, 0));
+  CHECK_OK(longstraw_rendezvous_add_batch(r, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0));
+  CHECK_OK(longstraw_rendezvous_add_batch(r, NULL, 0, &one_offset, 1, NULL, 0, NULL, 0, NULL, 0));
   CHECK_OK(longstraw_rendezvous_len(r, &len));
   CHECK(len == 0);
   CHECK_OK(longstraw_rendezvous_add(r, S("a"), 1.0));
@@ -198,13 +198,13 @@ static void test_membership_errors(void) {
   uint64_t offsets[] = {0, 1, 2, 3};
   double weights[] = {1.0, 1.0};
 
-  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_rendezvous_add_batch(r, ids, 3, offsets, 4, NULL, 0));
+  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_rendezvous_add_batch(r, ids, 3, offsets, 4, NULL, 0, NULL, 0, NULL, 0));
   CHECK_OK(longstraw_rendezvous_len(r, &len));
   CHECK(len == 0);
-  CHECK_RC(LONGSTRAW_LENGTH_MISMATCH, longstraw_rendezvous_add_batch(r, ids, 2, offsets, 3, weights, 1));
+  CHECK_RC(LONGSTRAW_LENGTH_MISMATCH, longstraw_rendezvous_add_batch(r, ids, 2, offsets, 3, weights, 1, NULL, 0, NULL, 0));
   offsets[1] = 2;
   offsets[2] = 1;
-  CHECK_RC(LONGSTRAW_BAD_OFFSETS, longstraw_rendezvous_add_batch(r, ids, 2, offsets, 3, NULL, 0));
+  CHECK_RC(LONGSTRAW_BAD_OFFSETS, longstraw_rendezvous_add_batch(r, ids, 2, offsets, 3, NULL, 0, NULL, 0, NULL, 0));
   CHECK_OK(longstraw_rendezvous_add(r, S("a"), 1.0));
   CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_rendezvous_add(r, S("a"), 2.0));
   CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_rendezvous_remove(r, S("zz")));
@@ -230,8 +230,8 @@ static void test_placement_versions(void) {
   longstraw_rendezvous *r = (longstraw_rendezvous *)&r; /* must stay untouched */
   uint32_t p = 0;
   const longstraw_snapshot *s;
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, 0, &r));
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, 2, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, NULL, 0, 0, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, NULL, 0, 2, &r));
   CHECK(r == (longstraw_rendezvous *)&r);
   r = new_set(42);
   s = snap(r);
@@ -408,9 +408,9 @@ static void test_domains(void) {
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_set_domain(r, S("n0"), NULL, 3));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add_in_domain(NULL, S("x"), 1.0, S("z")));
   /* A batch needs one label per node; on error nothing is added. */
-  CHECK_RC(LONGSTRAW_LENGTH_MISMATCH, longstraw_rendezvous_add_batch_in_domains(r, (const uint8_t *)"pq", 2, offs, 3, NULL, 0,
+  CHECK_RC(LONGSTRAW_LENGTH_MISMATCH, longstraw_rendezvous_add_batch(r, (const uint8_t *)"pq", 2, offs, 3, NULL, 0,
                                                                                  (const uint8_t *)"z", 1, bad_label_offs, 2));
-  CHECK_RC(LONGSTRAW_BAD_OFFSETS, longstraw_rendezvous_add_batch_in_domains(r, (const uint8_t *)"pq", 2, offs, 3, NULL, 0,
+  CHECK_RC(LONGSTRAW_BAD_OFFSETS, longstraw_rendezvous_add_batch(r, (const uint8_t *)"pq", 2, offs, 3, NULL, 0,
                                                                              (const uint8_t *)"z", 1, label_offs, 3));
   CHECK_OK(longstraw_rendezvous_len(r, &len));
   CHECK(len == 12);
@@ -480,53 +480,66 @@ static void test_domains(void) {
 static void test_table_api(void) {
   longstraw_rendezvous *r = numbered(20, 0);
   const longstraw_snapshot *members = snap(r), *s = NULL;
-  longstraw_table *t = (longstraw_table *)0x1, *t2 = NULL;
+  longstraw_rendezvous *t = (longstraw_rendezvous *)0x1, *t2 = NULL;
   uint8_t bits = 99;
   size_t replicas = 99, len = 0;
-  uint32_t flags = 99;
+  uint32_t flags = 99, partition = 0;
+  double balance = 99.0;
   longstraw_mode mode = LONGSTRAW_MODE_FLAT;
 
   /* Bad shapes and flags are LONGSTRAW_INVALID_PARAMETER; nothing written. */
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new(members, LONGSTRAW_MAX_PARTITION_BITS + 1, 1, 0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new(members, 8, 0, 0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new(members, 8, LONGSTRAW_MAX_REPLICAS + 1, 0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new(members, 8, 1, 2, &t));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_new(NULL, 8, 1, 0, &t));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_new(members, 8, 1, 0, NULL));
-  CHECK(t == (longstraw_table *)0x1);
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, LONGSTRAW_MAX_PARTITION_BITS + 1, 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, 0, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, LONGSTRAW_MAX_REPLICAS + 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, 1, 2, 0.0, &t));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(NULL, 8, 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(members, 8, 1, 0, 0.0, NULL));
+  CHECK(t == (longstraw_rendezvous *)0x1);
   /* LONGSTRAW_AUTO resolves from the node count (at least 2^10 partitions). */
-  CHECK_OK(longstraw_table_new(members, LONGSTRAW_AUTO, 2, LONGSTRAW_TABLE_DISTINCT_DOMAINS, &t));
-  CHECK_OK(longstraw_table_shape(t, &bits, &replicas, &flags));
-  CHECK(bits == 11 && replicas == 2 && flags == LONGSTRAW_TABLE_DISTINCT_DOMAINS);
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_shape(t, &bits, NULL, &flags));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_shape(NULL, &bits, &replicas, &flags));
-  CHECK_OK(longstraw_table_new(members, 0, 1, 0, &t2));
-  CHECK_OK(longstraw_table_shape(t2, &bits, &replicas, &flags));
+  CHECK_OK(longstraw_rendezvous_new_table(members, LONGSTRAW_AUTO, 2, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
+  CHECK_OK(set_table_shape(t, &bits, &replicas, &flags, &balance));
+  CHECK(bits == 11 && replicas == 2 && flags == LONGSTRAW_TABLE_DISTINCT_DOMAINS && balance == 0.0);
+  CHECK_OK(longstraw_rendezvous_mode(t, &mode));
+  CHECK(mode == LONGSTRAW_MODE_TABLE);
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_mode(t, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_mode(NULL, &mode));
+  /* The table getters on a flat snapshot: LONGSTRAW_WRONG_MODE, with the set's words; nothing written. */
+  bits = 99;
+  CHECK_RC(LONGSTRAW_WRONG_MODE, longstraw_snapshot_table_shape(members, &bits, &replicas, &flags, &balance));
+  CHECK(bits == 99 && strstr(longstraw_last_error_message(), "flat") != NULL);
+  CHECK_RC(LONGSTRAW_WRONG_MODE, longstraw_snapshot_partition(members, S("key"), &partition));
+  CHECK(partition == 0 && strstr(longstraw_last_error_message(), "partition") != NULL);
+  CHECK_RC(LONGSTRAW_WRONG_MODE, longstraw_snapshot_skeleton_shape(members, &bits, &bits));
+  CHECK(bits == 99);
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_table_shape(t, &bits, NULL, &flags, &balance));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_table_shape(NULL, &bits, &replicas, &flags, &balance));
+  CHECK_OK(longstraw_rendezvous_new_table(members, 0, 1, 0, 0.0, &t2));
+  CHECK_OK(set_table_shape(t2, &bits, &replicas, &flags, &balance));
   CHECK(bits == 0 && replicas == 1 && flags == 0);
-  longstraw_table_free(t2);
+  longstraw_rendezvous_free(t2);
 
   /* Membership errors as for the rendezvous; a failed change changes nothing. */
-  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_table_add(t, S("n1"), 1.0));
-  CHECK_RC(LONGSTRAW_INVALID_WEIGHT, longstraw_table_add(t, S("x"), -1.0));
-  CHECK_RC(LONGSTRAW_INVALID_NODE_ID, longstraw_table_add(t, NULL, 0, 1.0));
-  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_table_remove(t, S("zz")));
-  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_table_set_weight(t, S("zz"), 1.0));
-  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_table_set_domain(t, S("zz"), S("a")));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_add(NULL, S("x"), 1.0));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_snapshot(t, NULL));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_len(NULL, &len));
-  CHECK_OK(longstraw_table_len(t, &len));
+  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_rendezvous_add(t, S("n1"), 1.0));
+  CHECK_RC(LONGSTRAW_INVALID_WEIGHT, longstraw_rendezvous_add(t, S("x"), -1.0));
+  CHECK_RC(LONGSTRAW_INVALID_NODE_ID, longstraw_rendezvous_add(t, NULL, 0, 1.0));
+  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_rendezvous_remove(t, S("zz")));
+  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_rendezvous_set_weight(t, S("zz"), 1.0));
+  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_rendezvous_set_domain(t, S("zz"), S("a")));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add(NULL, S("x"), 1.0));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_snapshot(t, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_len(NULL, &len));
+  CHECK_OK(longstraw_rendezvous_len(t, &len));
   CHECK(len == 20);
-  CHECK_OK(longstraw_table_add_in_domain(t, S("x"), 2.0, S("rack-1")));
-  CHECK_OK(longstraw_table_set_domain(t, S("n3"), S("rack-1")));
-  CHECK_OK(longstraw_table_set_weight(t, S("n4"), 0.0));
-  CHECK_OK(longstraw_table_remove(t, S("n5")));
-  CHECK_OK(longstraw_table_add_batch(t, (const uint8_t *)"yz", 2, (const uint64_t[]){0, 1, 2}, 3, NULL, 0));
-  CHECK_OK(longstraw_table_add_batch_in_domains(t, (const uint8_t *)"uv", 2, (const uint64_t[]){0, 1, 2}, 3, NULL, 0,
+  CHECK_OK(longstraw_rendezvous_add_in_domain(t, S("x"), 2.0, S("rack-1")));
+  CHECK_OK(longstraw_rendezvous_set_domain(t, S("n3"), S("rack-1")));
+  CHECK_OK(longstraw_rendezvous_set_weight(t, S("n4"), 0.0));
+  CHECK_OK(longstraw_rendezvous_remove(t, S("n5")));
+  CHECK_OK(longstraw_rendezvous_add_batch(t, (const uint8_t *)"yz", 2, (const uint64_t[]){0, 1, 2}, 3, NULL, 0, NULL, 0, NULL, 0));
+  CHECK_OK(longstraw_rendezvous_add_batch(t, (const uint8_t *)"uv", 2, (const uint64_t[]){0, 1, 2}, 3, NULL, 0,
                                                 (const uint8_t *)"rack-1", 6, (const uint64_t[]){0, 0, 6}, 3));
-  CHECK_OK(longstraw_table_len(t, &len));
+  CHECK_OK(longstraw_rendezvous_len(t, &len));
   CHECK(len == 24);
-  CHECK_OK(longstraw_table_snapshot(t, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   CHECK_OK(longstraw_snapshot_mode(s, &mode));
   CHECK(mode == LONGSTRAW_MODE_TABLE);
   {
@@ -554,7 +567,7 @@ static void test_table_api(void) {
     CHECK(len == 20);
   }
   longstraw_snapshot_free(s);
-  longstraw_table_free(t);
+  longstraw_rendezvous_free(t);
   longstraw_snapshot_free(members);
   longstraw_rendezvous_free(r);
 }
@@ -580,15 +593,15 @@ static void test_table_moves(void) {
   static char before[KEYS][16], after[KEYS][16];
   longstraw_rendezvous *r = numbered(16, 0);
   const longstraw_snapshot *members = snap(r), *s;
-  longstraw_table *t = NULL;
+  longstraw_rendezvous *t = NULL;
   size_t i, moved = 0;
 
-  CHECK_OK(longstraw_table_new(members, 12, 2, 0, &t));
-  CHECK_OK(longstraw_table_snapshot(t, &s));
+  CHECK_OK(longstraw_rendezvous_new_table(members, 12, 2, 0, 0.0, &t));
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   owners_of(s, KEYS, before);
   longstraw_snapshot_free(s);
-  CHECK_OK(longstraw_table_remove(t, S("n7")));
-  CHECK_OK(longstraw_table_snapshot(t, &s));
+  CHECK_OK(longstraw_rendezvous_remove(t, S("n7")));
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   owners_of(s, KEYS, after);
   longstraw_snapshot_free(s);
   for (i = 0; i < KEYS; i++) {
@@ -601,13 +614,13 @@ static void test_table_moves(void) {
   }
   /* n7 owned about 1/16 of the keys: 250 +- 5 sigma (sigma ~ 15). */
   CHECK(moved > 175 && moved < 325);
-  CHECK_OK(longstraw_table_add(t, S("n7"), 1.0));
-  CHECK_OK(longstraw_table_snapshot(t, &s));
+  CHECK_OK(longstraw_rendezvous_add(t, S("n7"), 1.0));
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   owners_of(s, KEYS, after);
   longstraw_snapshot_free(s);
   /* Re-adding restores every owner (placement is a function of membership). */
   for (i = 0; i < KEYS; i++) CHECK(strcmp(before[i], after[i]) == 0);
-  longstraw_table_free(t);
+  longstraw_rendezvous_free(t);
   longstraw_snapshot_free(members);
   longstraw_rendezvous_free(r);
 }
@@ -615,38 +628,38 @@ static void test_table_moves(void) {
 static void test_skeleton_api(void) {
   longstraw_rendezvous *r = numbered(300, 0);
   const longstraw_snapshot *members = snap(r), *s = NULL, *flat = NULL;
-  longstraw_skeleton *sk = (longstraw_skeleton *)0x1, *flat_sk = NULL;
+  longstraw_rendezvous *sk = (longstraw_rendezvous *)0x1, *flat_sk = NULL;
   uint8_t fanout_bits = 99, levels = 99;
   size_t len = 0, i, same = 0;
   char key[32];
 
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_skeleton_new(members, 7, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_skeleton_new(members, 0, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_skeleton_new(members, 2, 6, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_skeleton_new(members, LONGSTRAW_AUTO, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_skeleton_new(members, 4, LONGSTRAW_AUTO, &sk));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_skeleton_new(NULL, 4, 1, &sk));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_skeleton_new(members, 4, 1, NULL));
-  CHECK(sk == (longstraw_skeleton *)0x1);
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 7, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 0, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 2, 6, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, LONGSTRAW_AUTO, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 4, LONGSTRAW_AUTO, &sk));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_skeleton(NULL, 4, 1, &sk));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_skeleton(members, 4, 1, NULL));
+  CHECK(sk == (longstraw_rendezvous *)0x1);
   /* 300 nodes: the default is one level of fan-out 64. */
-  CHECK_OK(longstraw_skeleton_new(members, LONGSTRAW_AUTO, LONGSTRAW_AUTO, &sk));
-  CHECK_OK(longstraw_skeleton_shape(sk, &fanout_bits, &levels));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(members, LONGSTRAW_AUTO, LONGSTRAW_AUTO, &sk));
+  CHECK_OK(set_skeleton_shape(sk, &fanout_bits, &levels));
   CHECK(fanout_bits == 6 && levels == 1);
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_skeleton_shape(sk, NULL, &levels));
-  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_skeleton_add(sk, S("n1"), 1.0));
-  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_skeleton_remove(sk, S("zz")));
-  CHECK_RC(LONGSTRAW_INVALID_WEIGHT, longstraw_skeleton_set_weight(sk, S("n1"), NAN));
-  CHECK_OK(longstraw_skeleton_add_in_domain(sk, S("x"), 1.0, S("z")));
-  CHECK_OK(longstraw_skeleton_set_domain(sk, S("x"), NULL, 0));
-  CHECK_OK(longstraw_skeleton_remove(sk, S("x")));
-  CHECK_OK(longstraw_skeleton_len(sk, &len));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_skeleton_shape(sk, NULL, &levels));
+  CHECK_RC(LONGSTRAW_DUPLICATE_NODE, longstraw_rendezvous_add(sk, S("n1"), 1.0));
+  CHECK_RC(LONGSTRAW_UNKNOWN_NODE, longstraw_rendezvous_remove(sk, S("zz")));
+  CHECK_RC(LONGSTRAW_INVALID_WEIGHT, longstraw_rendezvous_set_weight(sk, S("n1"), NAN));
+  CHECK_OK(longstraw_rendezvous_add_in_domain(sk, S("x"), 1.0, S("z")));
+  CHECK_OK(longstraw_rendezvous_set_domain(sk, S("x"), NULL, 0));
+  CHECK_OK(longstraw_rendezvous_remove(sk, S("x")));
+  CHECK_OK(longstraw_rendezvous_len(sk, &len));
   CHECK(len == 300);
   /* Levels 0 is flat placement v1: the same owners as the rendezvous. */
-  CHECK_OK(longstraw_skeleton_new(members, 3, 0, &flat_sk));
-  CHECK_OK(longstraw_skeleton_shape(flat_sk, &fanout_bits, &levels));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 3, 0, &flat_sk));
+  CHECK_OK(set_skeleton_shape(flat_sk, &fanout_bits, &levels));
   CHECK(fanout_bits == 0 && levels == 0);
-  CHECK_OK(longstraw_skeleton_snapshot(sk, &s));
-  CHECK_OK(longstraw_skeleton_snapshot(flat_sk, &flat));
+  CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(flat_sk, &flat));
   for (i = 0; i < 500; i++) {
     uint32_t a, b, c;
     const uint8_t *id;
@@ -663,8 +676,8 @@ static void test_skeleton_api(void) {
   CHECK(same < 40);
   longstraw_snapshot_free(s);
   longstraw_snapshot_free(flat);
-  longstraw_skeleton_free(sk);
-  longstraw_skeleton_free(flat_sk);
+  longstraw_rendezvous_free(sk);
+  longstraw_rendezvous_free(flat_sk);
   longstraw_snapshot_free(members);
   longstraw_rendezvous_free(r);
 }
@@ -673,8 +686,8 @@ static void test_skeleton_api(void) {
 static void test_modes_share_snapshot_calls(void) {
   longstraw_rendezvous *r = numbered(5, 0);
   const longstraw_snapshot *members = snap(r), *snaps[2];
-  longstraw_table *t = NULL;
-  longstraw_skeleton *sk = NULL;
+  longstraw_rendezvous *t = NULL;
+  longstraw_rendezvous *sk = NULL;
   const uint8_t *id;
   size_t n = 0, eligible = 0, id_len = 0, written = 0;
   uint32_t index = 0, placement = 0, out[8];
@@ -683,13 +696,13 @@ static void test_modes_share_snapshot_calls(void) {
   double weight = 0;
   int m;
 
-  CHECK_OK(longstraw_table_new(members, 6, 2, 0, &t));
-  CHECK_OK(longstraw_skeleton_new(members, 1, 2, &sk));
-  CHECK_OK(longstraw_table_set_weight(t, S("n2"), 3.0));
-  CHECK_OK(longstraw_table_snapshot(t, &snaps[0]));
-  CHECK_OK(longstraw_skeleton_snapshot(sk, &snaps[1]));
-  longstraw_table_free(t);
-  longstraw_skeleton_free(sk);
+  CHECK_OK(longstraw_rendezvous_new_table(members, 6, 2, 0, 0.0, &t));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 1, 2, &sk));
+  CHECK_OK(longstraw_rendezvous_set_weight(t, S("n2"), 3.0));
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &snaps[0]));
+  CHECK_OK(longstraw_rendezvous_snapshot(sk, &snaps[1]));
+  longstraw_rendezvous_free(t);
+  longstraw_rendezvous_free(sk);
   for (m = 0; m < 2; m++) {
     const longstraw_snapshot *s = snaps[m];
     CHECK_OK(longstraw_snapshot_len(s, &n));
@@ -726,7 +739,7 @@ static void test_modes_share_snapshot_calls(void) {
 
 static int backend_env_child(void) {
   longstraw_rendezvous *r = NULL;
-  longstraw_result rc = longstraw_rendezvous_new(0, 1, &r);
+  longstraw_result rc = longstraw_rendezvous_new(0, NULL, 0, 1, &r);
   if (rc != LONGSTRAW_BACKEND_UNAVAILABLE || r != NULL) {
     fprintf(stderr, "LONGSTRAW_BACKEND=%s: got %d (%s)\n", getenv("LONGSTRAW_BACKEND"), (int)rc,
             longstraw_result_str((int)rc));

@@ -20,7 +20,7 @@ static longstraw_bounded *make_set(void) {
   longstraw_bounded *b = NULL;
   char id[16];
   int i;
-  CHECK_OK(longstraw_bounded_new(0, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
+  CHECK_OK(longstraw_bounded_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
   for (i = 0; i < NODES; i++) {
     int n = snprintf(id, sizeof id, "node-%d", i);
     CHECK_OK(longstraw_bounded_add(b, bytes(id), (size_t)n, 1.0));
@@ -63,7 +63,7 @@ static void owner_while_room_and_caps(void) {
   longstraw_lease *held[400];
   char id[16], key[32];
   int i;
-  CHECK_OK(longstraw_rendezvous_new(0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < NODES; i++) {
     int n = snprintf(id, sizeof id, "node-%d", i);
     CHECK_OK(longstraw_rendezvous_add(r, bytes(id), (size_t)n, 1.0));
@@ -201,10 +201,10 @@ static void bad_arguments(void) {
   longstraw_lease *lease;
   const uint8_t *id;
   size_t id_len;
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_bounded_new(0, LONGSTRAW_PLACEMENT_VERSION, 1.0, &b));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_bounded_new(0, LONGSTRAW_PLACEMENT_VERSION, NAN, &b));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_new(0, LONGSTRAW_PLACEMENT_VERSION, 1.25, NULL));
-  CHECK_OK(longstraw_bounded_new(0, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_bounded_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, 1.0, &b));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_bounded_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, NAN, &b));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, 1.25, NULL));
+  CHECK_OK(longstraw_bounded_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
   CHECK_RC(LONGSTRAW_NO_ELIGIBLE_NODE, longstraw_bounded_acquire(b, bytes("k"), 1, &lease, &id, &id_len));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_acquire(NULL, bytes("k"), 1, &lease, &id, &id_len));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_release(NULL));

@@ -44,12 +44,12 @@ static uint8_t *entry_bytes(const cJSON *entry, const char *what, size_t *len) {
 }
 
 /* The snapshot a case places keys with (flat, or a skeleton of the case's shape). */
-static const longstraw_snapshot *build(const cJSON *c, longstraw_rendezvous **r, longstraw_skeleton **sk,
+static const longstraw_snapshot *build(const cJSON *c, longstraw_rendezvous **r, longstraw_rendezvous **sk,
                                        const longstraw_snapshot **members) {
   const cJSON *n;
   const longstraw_snapshot *s = NULL;
   uint64_t seed = (uint64_t)strtoull(cJSON_GetObjectItemCaseSensitive(c, "seed")->valuestring, NULL, 10);
-  CHECK_OK(longstraw_rendezvous_new(seed, 1, r));
+  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, 1, r));
   cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(c, "nodes")) {
     size_t len;
     uint8_t *id = entry_bytes(n, "id", &len);
@@ -59,9 +59,9 @@ static const longstraw_snapshot *build(const cJSON *c, longstraw_rendezvous **r,
   }
   CHECK_OK(longstraw_rendezvous_snapshot(*r, members));
   if (strcmp(cJSON_GetObjectItemCaseSensitive(c, "mode")->valuestring, "skeleton") != 0) return *members;
-  CHECK_OK(longstraw_skeleton_new(*members, (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "fanout_bits")->valuedouble,
+  CHECK_OK(longstraw_rendezvous_new_skeleton(*members, (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "fanout_bits")->valuedouble,
                                   (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "levels")->valuedouble, sk));
-  CHECK_OK(longstraw_skeleton_snapshot(*sk, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(*sk, &s));
   return s;
 }
 
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(file, "placement")->valuestring, "placement-v1-edges") == 0);
   cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(file, "cases")) {
     longstraw_rendezvous *r = NULL;
-    longstraw_skeleton *sk = NULL;
+    longstraw_rendezvous *sk = NULL;
     const longstraw_snapshot *members = NULL, *s;
     const cJSON *keys = cJSON_GetObjectItemCaseSensitive(c, "keys"), *k;
     const char *name = cJSON_GetObjectItemCaseSensitive(c, "name")->valuestring;
@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
     free(packed);
     if (s != members) longstraw_snapshot_free(s);
     longstraw_snapshot_free(members);
-    longstraw_skeleton_free(sk);
+    longstraw_rendezvous_free(sk);
     longstraw_rendezvous_free(r);
   }
   printf("edges: %zu keys checked\n", keys_checked);

@@ -119,7 +119,7 @@ static int same_rankings(const longstraw_snapshot *a, const longstraw_snapshot *
 static longstraw_rendezvous *keyed_in_code(void) {
   longstraw_rendezvous *r = NULL;
   size_t i;
-  CHECK_OK(longstraw_rendezvous_new_keyed(SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(0, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < 4; i++) CHECK_OK(longstraw_rendezvous_add(r, (const uint8_t *)NODES[i], 1, 1.0));
   return r;
 }
@@ -134,57 +134,55 @@ static void keyed_file(const char *name, const char *mode_lines) {
 }
 
 static void test_loaded_sets_save_again(void) {
-  char msg[1024];
   longstraw_rendezvous *loaded = NULL, *again = NULL, *code = keyed_in_code();
-  longstraw_table *table = NULL, *table_again = NULL;
-  longstraw_skeleton *skel = NULL, *skel_again = NULL;
+  longstraw_rendezvous *table = NULL, *table_again = NULL;
+  longstraw_rendezvous *skel = NULL, *skel_again = NULL;
   const longstraw_snapshot *s_code = snap_of_rendezvous(code), *s1, *s2;
   char saved_text[65536];
 
   write_file(in_scratch("secret.hex"), "c22e915b7d04e83a66f10b9c52ad1748\n");
   keyed_file("flat.toml", "mode = \"flat\"");
-  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("flat.toml"), &loaded, msg, sizeof msg));
-  CHECK_OK(longstraw_rendezvous_save_file(loaded, in_scratch("flat-again.toml"), NULL, NULL, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("flat.toml"), &loaded));
+  CHECK_OK(longstraw_rendezvous_save_file(loaded, in_scratch("flat-again.toml"), NULL, NULL));
   strcpy(saved_text, read_file(in_scratch("flat-again.toml")));
   CHECK(strstr(saved_text, "[secret]") != NULL);
   CHECK(strstr(saved_text, "secret.hex") != NULL);
   CHECK(!leaks(saved_text));
-  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("flat-again.toml"), &again, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("flat-again.toml"), &again));
   s1 = snap_of_rendezvous(again);
   CHECK(same_rankings(s1, s_code));
   longstraw_snapshot_free(s1);
 
   keyed_file("table.toml", "mode = \"table\"\n[table]\nbits = 5\nreplicas = 2");
-  CHECK_OK(longstraw_table_load_file(in_scratch("table.toml"), &table, msg, sizeof msg));
-  CHECK_OK(longstraw_table_save_file(table, in_scratch("table-again.toml"), NULL, NULL, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("table.toml"), &table));
+  CHECK_OK(longstraw_rendezvous_save_file(table, in_scratch("table-again.toml"), NULL, NULL));
   CHECK(!leaks(read_file(in_scratch("table-again.toml"))));
-  CHECK_OK(longstraw_table_load_file(in_scratch("table-again.toml"), &table_again, msg, sizeof msg));
-  CHECK_OK(longstraw_table_snapshot(table, &s1));
-  CHECK_OK(longstraw_table_snapshot(table_again, &s2));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("table-again.toml"), &table_again));
+  CHECK_OK(longstraw_rendezvous_snapshot(table, &s1));
+  CHECK_OK(longstraw_rendezvous_snapshot(table_again, &s2));
   CHECK(same_rankings(s1, s2));
   longstraw_snapshot_free(s1);
   longstraw_snapshot_free(s2);
 
   keyed_file("skeleton.toml", "mode = \"skeleton\"\n[skeleton]\nfanout_bits = 1\nlevels = 1");
-  CHECK_OK(longstraw_skeleton_load_file(in_scratch("skeleton.toml"), &skel, msg, sizeof msg));
-  CHECK_OK(longstraw_skeleton_save_file(skel, in_scratch("skeleton-again.toml"), NULL, NULL, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("skeleton.toml"), &skel));
+  CHECK_OK(longstraw_rendezvous_save_file(skel, in_scratch("skeleton-again.toml"), NULL, NULL));
   CHECK(!leaks(read_file(in_scratch("skeleton-again.toml"))));
-  CHECK_OK(longstraw_skeleton_load_file(in_scratch("skeleton-again.toml"), &skel_again, msg, sizeof msg));
-  CHECK_OK(longstraw_skeleton_snapshot(skel, &s1));
-  CHECK_OK(longstraw_skeleton_snapshot(skel_again, &s2));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("skeleton-again.toml"), &skel_again));
+  CHECK_OK(longstraw_rendezvous_snapshot(skel, &s1));
+  CHECK_OK(longstraw_rendezvous_snapshot(skel_again, &s2));
   CHECK(same_rankings(s1, s2));
   longstraw_snapshot_free(s1);
   longstraw_snapshot_free(s2);
 
   /* A source given at save overrides the remembered one. */
   CHECK(setenv("LONGSTRAW_C_TEST_SECRET", SECRET_HEX, 1) == 0);
-  CHECK_OK(longstraw_rendezvous_save_file(loaded, in_scratch("env.toml"), NULL, "LONGSTRAW_C_TEST_SECRET", msg,
-                                          sizeof msg));
+  CHECK_OK(longstraw_rendezvous_save_file(loaded, in_scratch("env.toml"), NULL, "LONGSTRAW_C_TEST_SECRET"));
   CHECK(strstr(read_file(in_scratch("env.toml")), "env = \"LONGSTRAW_C_TEST_SECRET\"") != NULL);
   CHECK(!leaks(read_file(in_scratch("env.toml"))));
   longstraw_rendezvous_free(again);
   again = NULL;
-  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("env.toml"), &again, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("env.toml"), &again));
   s1 = snap_of_rendezvous(again);
   CHECK(same_rankings(s1, s_code));
   longstraw_snapshot_free(s1);
@@ -193,51 +191,44 @@ static void test_loaded_sets_save_again(void) {
   longstraw_rendezvous_free(code);
   longstraw_rendezvous_free(loaded);
   longstraw_rendezvous_free(again);
-  longstraw_table_free(table);
-  longstraw_table_free(table_again);
-  longstraw_skeleton_free(skel);
-  longstraw_skeleton_free(skel_again);
+  longstraw_rendezvous_free(table);
+  longstraw_rendezvous_free(table_again);
+  longstraw_rendezvous_free(skel);
+  longstraw_rendezvous_free(skel_again);
 }
 
 static void test_sets_built_in_code(void) {
-  char msg[1024];
   longstraw_rendezvous *code = keyed_in_code(), *back = NULL, *plain = NULL;
   const longstraw_snapshot *s1, *s2;
 
   write_file(in_scratch("s.hex"), SECRET_HEX);
   remove(in_scratch("code.toml"));
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(code, in_scratch("code.toml"), NULL, NULL, msg, sizeof msg));
-  CHECK(strstr(msg, "needs a secret source") != NULL);
-  CHECK(!leaks(msg));
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(code, in_scratch("code.toml"), NULL, NULL));
+  CHECK(strstr(longstraw_last_error_message(), "needs a secret source") != NULL);
+  CHECK(!leaks(longstraw_last_error_message()));
   CHECK(read_file(in_scratch("code.toml"))[0] == 0);
   CHECK_RC(LONGSTRAW_BAD_FILE,
-           longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "s.hex", "X", msg, sizeof msg));
-  CHECK(strstr(msg, "not both") != NULL);
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "", NULL, msg, sizeof msg));
-  CHECK(strstr(msg, "empty") != NULL);
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(NULL, in_scratch("code.toml"), NULL, NULL, msg, sizeof msg));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(code, NULL, "s.hex", NULL, msg, sizeof msg));
-  CHECK_OK(longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "s.hex", NULL, msg, sizeof msg));
+           longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "s.hex", "X"));
+  CHECK(strstr(longstraw_last_error_message(), "not both") != NULL);
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "", NULL));
+  CHECK(strstr(longstraw_last_error_message(), "empty") != NULL);
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(NULL, in_scratch("code.toml"), NULL, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(code, NULL, "s.hex", NULL));
+  CHECK_OK(longstraw_rendezvous_save_file(code, in_scratch("code.toml"), "s.hex", NULL));
   CHECK(strstr(read_file(in_scratch("code.toml")), "s.hex") != NULL);
   CHECK(!leaks(read_file(in_scratch("code.toml"))));
-  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("code.toml"), &back, msg, sizeof msg));
+  CHECK_OK(longstraw_rendezvous_load_file(in_scratch("code.toml"), &back));
   s1 = snap_of_rendezvous(code);
   s2 = snap_of_rendezvous(back);
   CHECK(same_rankings(s1, s2));
   longstraw_snapshot_free(s1);
   longstraw_snapshot_free(s2);
 
-  /* A keyed snapshot knows no source: saving it alone is refused. */
-  s1 = snap_of_rendezvous(back);
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_snapshot_save_file(s1, in_scratch("snap.toml"), msg, sizeof msg));
-  CHECK(!leaks(msg));
-  longstraw_snapshot_free(s1);
-
-  CHECK_OK(longstraw_rendezvous_new(0, LONGSTRAW_PLACEMENT_VERSION, &plain));
+  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &plain));
   CHECK_OK(longstraw_rendezvous_add(plain, (const uint8_t *)"a", 1, 1.0));
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(plain, in_scratch("plain.toml"), NULL, "X", msg, sizeof msg));
-  CHECK(strstr(msg, "not keyed") != NULL);
-  CHECK_OK(longstraw_rendezvous_save_file(plain, in_scratch("plain.toml"), NULL, NULL, msg, sizeof msg));
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(plain, in_scratch("plain.toml"), NULL, "X"));
+  CHECK(strstr(longstraw_last_error_message(), "not keyed") != NULL);
+  CHECK_OK(longstraw_rendezvous_save_file(plain, in_scratch("plain.toml"), NULL, NULL));
   CHECK(strstr(read_file(in_scratch("plain.toml")), "[secret]") == NULL);
 
   longstraw_rendezvous_free(code);
@@ -246,7 +237,6 @@ static void test_sets_built_in_code(void) {
 }
 
 static void test_secrets_never_shown(void) {
-  char msg[1024];
   char forms[6][80];
   size_t n, i;
   uint8_t long_secret[32];
@@ -256,13 +246,25 @@ static void test_secrets_never_shown(void) {
   memcpy(long_secret, SECRET, 16);
   memcpy(long_secret + 16, SECRET, 16);
   for (n = 1; n <= 32; n += (n == 1 ? 14 : n == 15 ? 2 : 15)) {
-    CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new_keyed(long_secret, n, LONGSTRAW_PLACEMENT_VERSION, &r));
+    CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, long_secret, n, LONGSTRAW_PLACEMENT_VERSION, &r));
     CHECK(!leaks(longstraw_last_error_message()));
     CHECK(!leaks(longstraw_result_str(LONGSTRAW_INVALID_SECRET)));
     CHECK_RC(LONGSTRAW_INVALID_SECRET,
-             longstraw_bounded_new_keyed(long_secret, n, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
+             longstraw_bounded_new(0, long_secret, n, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
     CHECK(!leaks(longstraw_last_error_message()));
   }
+  /* A NULL secret with a length is refused, not taken as "no secret"; a seed
+   * with a secret is refused with the set's words. */
+  r = NULL;
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, 16, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_new(0, NULL, 16, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
+  CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
+           longstraw_rendezvous_new(7, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK(strstr(longstraw_last_error_message(), "seed") != NULL);
+  CHECK(!leaks(longstraw_last_error_message()));
+  CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
+           longstraw_bounded_new(7, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
+  CHECK(r == NULL && b == NULL);
   snprintf(forms[0], sizeof forms[0], "%.31s", SECRET_HEX);
   snprintf(forms[1], sizeof forms[1], "%.31sz", SECRET_HEX);
   snprintf(forms[2], sizeof forms[2], "%s00", SECRET_HEX);
@@ -272,48 +274,47 @@ static void test_secrets_never_shown(void) {
   for (i = 0; i < 6; i++) {
     write_file(in_scratch("bad.hex"), forms[i]);
     write_file(in_scratch("bad-file.toml"), "[secret]\nfile = \"bad.hex\"\n\n[[nodes]]\nid = \"a\"\n");
-    CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(in_scratch("bad-file.toml"), &r, msg, sizeof msg));
-    CHECK(strstr(msg, "secret") != NULL);
-    CHECK(!leaks(msg));
+    CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(in_scratch("bad-file.toml"), &r));
+    CHECK(strstr(longstraw_last_error_message(), "secret") != NULL);
+    CHECK(!leaks(longstraw_last_error_message()));
     CHECK(setenv("LONGSTRAW_C_BAD_SECRET", forms[i], 1) == 0);
     write_file(in_scratch("bad-env.toml"), "[secret]\nenv = \"LONGSTRAW_C_BAD_SECRET\"\n\n[[nodes]]\nid = \"a\"\n");
-    CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(in_scratch("bad-env.toml"), &r, msg, sizeof msg));
-    CHECK(strstr(msg, "LONGSTRAW_C_BAD_SECRET") != NULL);
-    CHECK(!leaks(msg));
+    CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(in_scratch("bad-env.toml"), &r));
+    CHECK(strstr(longstraw_last_error_message(), "LONGSTRAW_C_BAD_SECRET") != NULL);
+    CHECK(!leaks(longstraw_last_error_message()));
   }
 }
 
 static void test_balanced_with_distinct_domains(void) {
-  char msg[1024];
   longstraw_rendezvous *r = NULL;
-  longstraw_table *t = NULL;
+  longstraw_rendezvous *t = NULL;
   const longstraw_snapshot *s;
   const char *tail;
 
-  CHECK_OK(longstraw_rendezvous_new(0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_OK(longstraw_rendezvous_add_in_domain(r, (const uint8_t *)"a", 1, 1.0, (const uint8_t *)"r1", 2));
   CHECK_OK(longstraw_rendezvous_add_in_domain(r, (const uint8_t *)"b", 1, 1.0, (const uint8_t *)"r2", 2));
   s = snap_of_rendezvous(r);
   CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
-           longstraw_table_new_with_balance(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 1.5, &t));
+           longstraw_rendezvous_new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 1.5, &t));
   CHECK(strcmp(longstraw_last_error_message(), BALANCED_DISTINCT) == 0);
   CHECK(t == NULL);
   /* Each alone works; a failure that says no more than its code leaves no stale message. */
-  CHECK_OK(longstraw_table_new_with_balance(s, 4, 1, 0, 1.5, &t));
-  longstraw_table_free(t);
+  CHECK_OK(longstraw_rendezvous_new_table(s, 4, 1, 0, 1.5, &t));
+  longstraw_rendezvous_free(t);
   t = NULL;
-  CHECK_OK(longstraw_table_new_with_balance(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
-  longstraw_table_free(t);
+  CHECK_OK(longstraw_rendezvous_new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
+  longstraw_rendezvous_free(t);
   t = NULL;
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_table_new_with_balance(s, 4, 1, 0, 1.5, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(s, 4, 1, 0, 1.5, NULL));
   CHECK(strcmp(longstraw_last_error_message(), "") == 0);
   longstraw_snapshot_free(s);
 
   /* The file route gives the same words. */
   write_file(in_scratch("balanced-distinct.toml"),
              "mode = \"table\"\n[table]\nbits = 4\nbalance = 1.5\ndistinct_domains = true\n\n[[nodes]]\nid = \"a\"\n");
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_table_load_file(in_scratch("balanced-distinct.toml"), &t, msg, sizeof msg));
-  tail = strstr(msg, BALANCED_DISTINCT);
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(in_scratch("balanced-distinct.toml"), &t));
+  tail = strstr(longstraw_last_error_message(), BALANCED_DISTINCT);
   CHECK(tail != NULL && strcmp(tail, BALANCED_DISTINCT) == 0);
   longstraw_rendezvous_free(r);
 }

@@ -1,7 +1,8 @@
 /* Membership files from C: every fixture in tests/membership/ (a vector case
  * written as a membership file) loads to the case's answers; bad files get
- * LONGSTRAW_BAD_FILE with a message naming the line and the field; a saved
- * snapshot reloads to the same placement.
+ * LONGSTRAW_BAD_FILE with a message naming the line and the field; a file
+ * loads in the mode it names, from its path or from its bytes; a saved set
+ * reloads to the same placement.
  *
  * usage: test_membership REPO_ROOT SCRATCH_DIR */
 #include <errno.h>
@@ -56,29 +57,34 @@ static size_t unhex(const char *hex, uint8_t *out) {
   return n;
 }
 
-/* Loads a fixture in whatever mode it declares and returns a snapshot. */
+/* Loads a fixture (in whatever mode it declares) from its path and from its
+ * bytes, checks that both give the same mode and membership, and returns a
+ * snapshot of the first. */
 static const longstraw_snapshot *load_any(const char *path) {
-  char message[512] = "";
-  longstraw_mode mode;
+  longstraw_rendezvous *r = NULL, *from_bytes = NULL;
+  longstraw_mode mode = LONGSTRAW_MODE_FLAT, snap_mode = LONGSTRAW_MODE_FLAT, bytes_mode = LONGSTRAW_MODE_FLAT;
   const longstraw_snapshot *s = NULL;
-  CHECK_OK(longstraw_file_mode(path, &mode, message, sizeof message));
-  if (mode == LONGSTRAW_MODE_FLAT) {
-    longstraw_rendezvous *r = NULL;
-    CHECK_OK(longstraw_rendezvous_load_file(path, &r, message, sizeof message));
-    CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
-    longstraw_rendezvous_free(r);
-  } else if (mode == LONGSTRAW_MODE_TABLE) {
-    longstraw_table *t = NULL;
-    CHECK_OK(longstraw_table_load_file(path, &t, message, sizeof message));
-    CHECK_OK(longstraw_table_snapshot(t, &s));
-    longstraw_table_free(t);
-  } else {
-    longstraw_skeleton *k = NULL;
-    CHECK_OK(longstraw_skeleton_load_file(path, &k, message, sizeof message));
-    CHECK_OK(longstraw_skeleton_snapshot(k, &s));
-    longstraw_skeleton_free(k);
+  char *text = read_text(path);
+  size_t len = 0, bytes_len = 0;
+  longstraw_result rc = longstraw_rendezvous_load_file(path, &r);
+  CHECK_OK(rc);
+  if (rc != LONGSTRAW_OK) {
+    fprintf(stderr, "%s\n", longstraw_last_error_message());
+    free(text);
+    return NULL;
   }
-  if (message[0]) fprintf(stderr, "%s\n", message);
+  CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
+  CHECK_OK(longstraw_rendezvous_mode(r, &mode));
+  CHECK_OK(longstraw_snapshot_mode(s, &snap_mode));
+  CHECK(mode == snap_mode);
+  CHECK_OK(longstraw_rendezvous_load_bytes((const uint8_t *)text, strlen(text), &from_bytes));
+  CHECK_OK(longstraw_rendezvous_mode(from_bytes, &bytes_mode));
+  CHECK_OK(longstraw_rendezvous_len(r, &len));
+  CHECK_OK(longstraw_rendezvous_len(from_bytes, &bytes_len));
+  CHECK(bytes_mode == mode && bytes_len == len);
+  longstraw_rendezvous_free(from_bytes);
+  longstraw_rendezvous_free(r);
+  free(text);
   return s;
 }
 
@@ -155,41 +161,56 @@ static void write_text(const char *path, const char *text) {
 }
 
 static void test_errors_and_save(const char *dir) {
-  char path[4096], saved[4096], message[256];
+  char path[4096], saved[4096];
   longstraw_rendezvous *r = NULL;
-  longstraw_table *t = NULL;
+  longstraw_rendezvous *t = NULL;
   const longstraw_snapshot *a = NULL, *b = NULL;
-  longstraw_mode mode;
+  longstraw_mode mode = LONGSTRAW_MODE_FLAT;
+  uint8_t bits = 0;
+  size_t replicas = 0;
+  uint32_t flags = 99;
+  double balance = 99.0;
   int i;
+  const char *bad = "seed = 1\n[[nodes]]\nid = \"a\"\nweight = -1.0\n";
 
   snprintf(path, sizeof path, "%s/bad.toml", dir);
-  write_text(path, "seed = 1\n[[nodes]]\nid = \"a\"\nweight = -1.0\n");
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r, message, sizeof message));
+  write_text(path, bad);
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r));
   CHECK(r == NULL);
-  CHECK(strstr(message, "bad.toml:4: nodes[0].weight:") != NULL);
-  /* A short buffer gets a cut, terminated message; (NULL, 0) gets none. */
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r, message, 5));
-  CHECK(strlen(message) == 4);
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r, NULL, 0));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_load_file(NULL, &r, NULL, 0));
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_file_mode("/nonexistent/m.toml", &mode, message, sizeof message));
-  CHECK(strstr(message, "/nonexistent/m.toml") != NULL);
+  CHECK(strstr(longstraw_last_error_message(), "bad.toml:4: nodes[0].weight:") != NULL);
+  /* The same text from memory: the same message, naming the origin <bytes>. */
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_bytes((const uint8_t *)bad, strlen(bad), &r));
+  CHECK(r == NULL);
+  CHECK(strstr(longstraw_last_error_message(), "<bytes>:4: nodes[0].weight:") != NULL);
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_bytes((const uint8_t *)"\xff\xfe", 2, &r));
+  CHECK(strstr(longstraw_last_error_message(), "not UTF-8") != NULL);
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_load_bytes(NULL, 3, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_load_bytes((const uint8_t *)bad, strlen(bad), NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_load_file(NULL, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_load_file(path, NULL));
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file("/nonexistent/m.toml", &r));
+  CHECK(strstr(longstraw_last_error_message(), "/nonexistent/m.toml") != NULL);
+  CHECK(r == NULL);
 
   snprintf(path, sizeof path, "%s/typo.toml", dir);
   write_text(path, "[[nodes]]\nid = \"a\"\nwieght = 2\n");
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r, message, sizeof message));
-  CHECK(strstr(message, ":3:") != NULL && strstr(message, "wieght") != NULL);
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r));
+  CHECK(strstr(longstraw_last_error_message(), ":3:") != NULL &&
+        strstr(longstraw_last_error_message(), "wieght") != NULL);
 
+  /* A table file loads as a table, with its shape. */
   snprintf(path, sizeof path, "%s/table.toml", dir);
   write_text(path,
              "seed = \"18446744073709551615\"\nmode = \"table\"\n[table]\nbits = 6\nreplicas = 2\n"
              "[[nodes]]\nid = \"a\"\n[[nodes]]\nid_hex = \"ff00\"\nweight = 2.5\ndomain = \"r1\"\n");
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_load_file(path, &r, message, sizeof message));
-  CHECK(strstr(message, "mode is \"table\"") != NULL);
-  CHECK_OK(longstraw_table_load_file(path, &t, message, sizeof message));
-  CHECK_OK(longstraw_table_snapshot(t, &a));
+  CHECK_OK(longstraw_rendezvous_load_file(path, &t));
+  CHECK_OK(longstraw_rendezvous_mode(t, &mode));
+  CHECK(mode == LONGSTRAW_MODE_TABLE);
+  CHECK_OK(set_table_shape(t, &bits, &replicas, &flags, &balance));
+  CHECK(bits == 6 && replicas == 2 && flags == 0 && balance == 0.0);
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &a));
   snprintf(saved, sizeof saved, "%s/saved.toml", dir);
-  CHECK_OK(longstraw_snapshot_save_file(a, saved, message, sizeof message));
+  CHECK_OK(longstraw_rendezvous_save_file(t, saved, NULL, NULL));
   b = load_any(saved);
   for (i = 0; i < 2000 && b; i++) {
     char key[32];
@@ -200,10 +221,13 @@ static void test_errors_and_save(const char *dir) {
     CHECK_OK(longstraw_snapshot_top_k(b, (const uint8_t *)key, strlen(key), y, 2, &ny));
     CHECK(nx == ny && x[0] == y[0] && x[1] == y[1]);
   }
-  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_snapshot_save_file(a, "/nonexistent/dir/m.toml", message, sizeof message));
+  CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(t, "/nonexistent/dir/m.toml", NULL, NULL));
+  CHECK(strstr(longstraw_last_error_message(), "/nonexistent/dir") != NULL);
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(t, NULL, NULL, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_save_file(NULL, saved, NULL, NULL));
   longstraw_snapshot_free(a);
   longstraw_snapshot_free(b);
-  longstraw_table_free(t);
+  longstraw_rendezvous_free(t);
 }
 
 int main(int argc, char **argv) {

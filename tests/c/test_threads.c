@@ -1,5 +1,5 @@
-/* Lookups racing membership changes on one shared set: a
- * longstraw_rendezvous, then a longstraw_table, then a longstraw_skeleton.
+/* Lookups racing membership changes on one shared longstraw_rendezvous, in
+ * each placement mode: flat, then a partition table, then a skeleton.
  *
  * Readers take snapshots, look keys up and check every answer against the
  * snapshot it came from (the owner's id bytes are readable and match the
@@ -20,41 +20,8 @@
 #define READERS 3
 #define BASE_NODES 12
 
-/* The set under test, whatever its kind, and its calls. */
-static void *shared;
-struct set_ops {
-  const char *name;
-  longstraw_result (*add)(void *set, const uint8_t *id, size_t id_len, double weight);
-  longstraw_result (*remove)(void *set, const uint8_t *id, size_t id_len);
-  longstraw_result (*set_weight)(void *set, const uint8_t *id, size_t id_len, double weight);
-  longstraw_result (*snapshot)(const void *set, const longstraw_snapshot **out);
-  longstraw_result (*len)(const void *set, size_t *out);
-  void (*free)(void *set);
-};
-static const struct set_ops *ops;
-
-#define SET_OPS(noun)                                                                                      \
-  static longstraw_result noun##_add(void *s, const uint8_t *id, size_t n, double w) {                     \
-    return longstraw_##noun##_add((longstraw_##noun *)s, id, n, w);                                        \
-  }                                                                                                        \
-  static longstraw_result noun##_remove(void *s, const uint8_t *id, size_t n) {                            \
-    return longstraw_##noun##_remove((longstraw_##noun *)s, id, n);                                        \
-  }                                                                                                        \
-  static longstraw_result noun##_set_weight(void *s, const uint8_t *id, size_t n, double w) {              \
-    return longstraw_##noun##_set_weight((longstraw_##noun *)s, id, n, w);                                 \
-  }                                                                                                        \
-  static longstraw_result noun##_snapshot(const void *s, const longstraw_snapshot **out) {                 \
-    return longstraw_##noun##_snapshot((const longstraw_##noun *)s, out);                                  \
-  }                                                                                                        \
-  static longstraw_result noun##_len(const void *s, size_t *out) {                                         \
-    return longstraw_##noun##_len((const longstraw_##noun *)s, out);                                       \
-  }                                                                                                        \
-  static void noun##_free(void *s) { longstraw_##noun##_free((longstraw_##noun *)s); }                     \
-  static const struct set_ops noun##_ops = {#noun,           noun##_add, noun##_remove, noun##_set_weight, \
-                                            noun##_snapshot, noun##_len, noun##_free};
-SET_OPS(rendezvous)
-SET_OPS(table)
-SET_OPS(skeleton)
+/* The set under test (one handle type for every mode). */
+static longstraw_rendezvous *shared;
 static int rounds = 300;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static int thread_failures = 0;
@@ -75,15 +42,15 @@ static void *writer(void *arg) {
   (void)arg;
   for (i = 0; i < rounds; i++) {
     node_name(id, sizeof id, "extra", i);
-    if ((rc = ops->add(shared, (const uint8_t *)id, strlen(id), 1.0 + (i % 3))) != LONGSTRAW_OK)
+    if ((rc = longstraw_rendezvous_add(shared, (const uint8_t *)id, strlen(id), 1.0 + (i % 3))) != LONGSTRAW_OK)
       fail("add", rc);
     node_name(id, sizeof id, "node", i % BASE_NODES);
-    if ((rc = ops->set_weight(shared, (const uint8_t *)id, strlen(id), (i % 2) ? 0.0 : 2.0)) != LONGSTRAW_OK)
+    if ((rc = longstraw_rendezvous_set_weight(shared, (const uint8_t *)id, strlen(id), (i % 2) ? 0.0 : 2.0)) != LONGSTRAW_OK)
       fail("set_weight", rc);
-    if ((rc = ops->remove(shared, (const uint8_t *)id, strlen(id))) != LONGSTRAW_OK) fail("remove", rc);
-    if ((rc = ops->add(shared, (const uint8_t *)id, strlen(id), 1.0)) != LONGSTRAW_OK) fail("re-add", rc);
+    if ((rc = longstraw_rendezvous_remove(shared, (const uint8_t *)id, strlen(id))) != LONGSTRAW_OK) fail("remove", rc);
+    if ((rc = longstraw_rendezvous_add(shared, (const uint8_t *)id, strlen(id), 1.0)) != LONGSTRAW_OK) fail("re-add", rc);
     node_name(id, sizeof id, "extra", i);
-    if ((rc = ops->remove(shared, (const uint8_t *)id, strlen(id))) != LONGSTRAW_OK)
+    if ((rc = longstraw_rendezvous_remove(shared, (const uint8_t *)id, strlen(id))) != LONGSTRAW_OK)
       fail("remove extra", rc);
   }
   return NULL;
@@ -119,7 +86,7 @@ static void *reader(void *arg) {
   for (r = 0; r < rounds; r++) {
     const longstraw_snapshot *s = NULL;
     size_t len = 0;
-    longstraw_result rc = ops->snapshot(shared, &s);
+    longstraw_result rc = longstraw_rendezvous_snapshot(shared, &s);
     if (rc != LONGSTRAW_OK) {
       fail("snapshot", rc);
       continue;
@@ -129,7 +96,7 @@ static void *reader(void *arg) {
       first[k] = check_lookup(s, key);
     }
     /* The writer keeps going; a held snapshot answers exactly as before. */
-    if ((rc = ops->len(shared, &len)) != LONGSTRAW_OK) fail("len", rc);
+    if ((rc = longstraw_rendezvous_len(shared, &len)) != LONGSTRAW_OK) fail("len", rc);
     for (k = 0; k < 16; k++) {
       node_name(key, sizeof key, "user", k * 7 + r);
       if (check_lookup(s, key) != first[k]) fail("held snapshot changed its answer", LONGSTRAW_INTERNAL_ERROR);
@@ -140,42 +107,41 @@ static void *reader(void *arg) {
 }
 
 /* Races the readers against the writer on one set of BASE_NODES nodes. */
-static void race(const struct set_ops *set_ops, void *set) {
+static void race(const char *name, longstraw_rendezvous *set) {
   pthread_t w, readers[READERS];
   size_t len = 0;
   int i;
-  ops = set_ops;
   shared = set;
   CHECK(pthread_create(&w, NULL, writer, NULL) == 0);
   for (i = 0; i < READERS; i++) CHECK(pthread_create(&readers[i], NULL, reader, NULL) == 0);
   CHECK(pthread_join(w, NULL) == 0);
   for (i = 0; i < READERS; i++) CHECK(pthread_join(readers[i], NULL) == 0);
   CHECK(thread_failures == 0);
-  CHECK_OK(ops->len(shared, &len));
+  CHECK_OK(longstraw_rendezvous_len(shared, &len));
   CHECK(len == BASE_NODES);
-  ops->free(shared);
-  printf("test_threads: %s: %d readers and 1 writer, %d rounds each\n", ops->name, READERS, rounds);
+  longstraw_rendezvous_free(shared);
+  printf("test_threads: %s: %d readers and 1 writer, %d rounds each\n", name, READERS, rounds);
 }
 
 int main(int argc, char **argv) {
   longstraw_rendezvous *r = NULL;
-  longstraw_table *t = NULL;
-  longstraw_skeleton *sk = NULL;
+  longstraw_rendezvous *t = NULL;
+  longstraw_rendezvous *sk = NULL;
   const longstraw_snapshot *members = NULL;
   char id[32];
   int i;
   if (argc > 1) rounds = atoi(argv[1]);
-  CHECK_OK(longstraw_rendezvous_new(0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < BASE_NODES; i++) {
     node_name(id, sizeof id, "node", i);
     CHECK_OK(longstraw_rendezvous_add(r, (const uint8_t *)id, strlen(id), 1.0));
   }
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_table_new(members, 8, 3, 0, &t));
-  CHECK_OK(longstraw_skeleton_new(members, 1, 2, &sk));
+  CHECK_OK(longstraw_rendezvous_new_table(members, 8, 3, 0, 0.0, &t));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 1, 2, &sk));
   longstraw_snapshot_free(members);
-  race(&rendezvous_ops, r);
-  race(&table_ops, t);
-  race(&skeleton_ops, sk);
+  race("flat", r);
+  race("table", t);
+  race("skeleton", sk);
   return check_report("test_threads");
 }

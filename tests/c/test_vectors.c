@@ -2,13 +2,14 @@
  * every case exactly as they say:
  *   placement-v1.json  flat: owner, top-k to the recorded depth, the full
  *                      rank's prefix, batch owners; built batch and one by one
- *   table-v1.json      the same through longstraw_table, with the recorded
+ *   table-v1.json      the same through a table-mode longstraw_rendezvous (and
+ *                      each key's partition), with the recorded
  *                      depth stored per partition and with 1 (longer lists
  *                      ranked), built at once and node by node
- *   skeleton-v1.json   the same through longstraw_skeleton, built at once and
+ *   skeleton-v1.json   the same through a skeleton-mode set, built at once and
  *                      node by node (the tree depends on the membership only)
  *   domains-v1.json    longstraw_snapshot_top_k_distinct in each case's mode
- *   table-balanced-v1.json  longstraw_table_new_balanced: each key's list is
+ *   table-balanced-v1.json  longstraw_rendezvous_new_table with a balance: each key's list is
  *                      its partition's stored row, and nothing past it
  * Each file names its kind in its "placement" field.
  *
@@ -180,7 +181,7 @@ static void nodes_free(struct nodes *ns) {
 static const longstraw_snapshot *empty_members(uint64_t seed) {
   longstraw_rendezvous *r = NULL;
   const longstraw_snapshot *s = NULL;
-  CHECK_OK(longstraw_rendezvous_new(seed, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
   longstraw_rendezvous_free(r);
   return s;
@@ -190,13 +191,13 @@ static const longstraw_snapshot *empty_members(uint64_t seed) {
 static longstraw_rendezvous *flat_set(const struct nodes *ns, int labelled) {
   longstraw_rendezvous *r = NULL;
   size_t n = ns->ids.count;
-  CHECK_OK(longstraw_rendezvous_new(ns->seed, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(ns->seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   if (labelled)
-    CHECK_OK(longstraw_rendezvous_add_batch_in_domains(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1,
+    CHECK_OK(longstraw_rendezvous_add_batch(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1,
                                                         ns->weights, n, ns->domains.bytes, ns->domains.bytes_len,
                                                         ns->domains.offsets, n + 1));
   else
-    CHECK_OK(longstraw_rendezvous_add_batch(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1, ns->weights, n));
+    CHECK_OK(longstraw_rendezvous_add_batch(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1, ns->weights, n, NULL, 0, NULL, 0));
   return r;
 }
 
@@ -210,7 +211,7 @@ static void run_flat_case(const cJSON *c, size_t *keys_checked) {
   const longstraw_snapshot *s = NULL, *s2 = NULL;
   int failures_before = check_failures;
 
-  CHECK_OK(longstraw_rendezvous_new(ns.seed, 1, &one_by_one));
+  CHECK_OK(longstraw_rendezvous_new(ns.seed, NULL, 0, 1, &one_by_one));
   for (i = 0; i < ns.ids.count; i++) {
     size_t id_len;
     const uint8_t *id = packed_item(&ns.ids, i, &id_len);
@@ -237,31 +238,44 @@ static void run_table_case(const cJSON *c, size_t *keys_checked) {
   size_t depth = (size_t)field(c, "depth")->valuedouble, n = ns.ids.count, replicas = 0;
   uint8_t bits = (uint8_t)field(c, "bits")->valuedouble, got_bits = 0;
   uint32_t flags = 99;
+  double balance = 99.0;
   longstraw_rendezvous *r = flat_set(&ns, 0);
-  longstraw_table *whole = NULL, *grown = NULL;
+  longstraw_rendezvous *whole = NULL, *grown = NULL;
   const longstraw_snapshot *members = NULL, *empty = empty_members(ns.seed), *s = NULL, *s2 = NULL;
   longstraw_mode mode = LONGSTRAW_MODE_FLAT;
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_table_new(members, bits, depth, 0, &whole));
-  CHECK_OK(longstraw_table_shape(whole, &got_bits, &replicas, &flags));
-  CHECK(got_bits == bits && replicas == depth && flags == 0);
-  CHECK_OK(longstraw_table_new(empty, bits, 1, 0, &grown));
-  CHECK_OK(longstraw_table_add_batch(grown, ns.ids.bytes, ns.ids.bytes_len, ns.ids.offsets, n + 1, ns.weights, n));
-  CHECK_OK(longstraw_table_snapshot(whole, &s));
-  CHECK_OK(longstraw_table_snapshot(grown, &s2));
+  CHECK_OK(longstraw_rendezvous_new_table(members, bits, depth, 0, 0.0, &whole));
+  CHECK_OK(set_table_shape(whole, &got_bits, &replicas, &flags, &balance));
+  CHECK(got_bits == bits && replicas == depth && flags == 0 && balance == 0.0);
+  CHECK_OK(longstraw_rendezvous_new_table(empty, bits, 1, 0, 0.0, &grown));
+  CHECK_OK(longstraw_rendezvous_add_batch(grown, ns.ids.bytes, ns.ids.bytes_len, ns.ids.offsets, n + 1, ns.weights, n, NULL, 0, NULL, 0));
+  CHECK_OK(longstraw_rendezvous_snapshot(whole, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(grown, &s2));
   CHECK_OK(longstraw_snapshot_mode(s, &mode));
   CHECK(mode == LONGSTRAW_MODE_TABLE);
   check_keys(s, s2, field(c, "keys"), &ns.ids, &ks, depth, keys_checked);
+  {
+    /* Each key's partition, as the vector file gives it. */
+    const cJSON *key;
+    size_t i = 0;
+    cJSON_ArrayForEach(key, field(c, "keys")) {
+      size_t key_len;
+      const uint8_t *kb = packed_item(&ks, i++, &key_len);
+      uint32_t partition = UINT32_MAX;
+      CHECK_OK(longstraw_snapshot_partition(s, kb, key_len, &partition));
+      CHECK(partition == (uint32_t)field(key, "partition")->valuedouble);
+    }
+  }
 
   if (check_failures != failures_before) fprintf(stderr, "  in table case \"%s\"\n", field(c, "name")->valuestring);
   longstraw_snapshot_free(s);
   longstraw_snapshot_free(s2);
   longstraw_snapshot_free(members);
   longstraw_snapshot_free(empty);
-  longstraw_table_free(whole);
-  longstraw_table_free(grown);
+  longstraw_rendezvous_free(whole);
+  longstraw_rendezvous_free(grown);
   longstraw_rendezvous_free(r);
   nodes_free(&ns);
   packed_free(&ks);
@@ -276,28 +290,28 @@ static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
   uint8_t fanout_bits = (uint8_t)field(c, "fanout_bits")->valuedouble, levels = (uint8_t)field(c, "levels")->valuedouble;
   uint8_t got_fanout_bits = 99, got_levels = 99;
   longstraw_rendezvous *r = flat_set(&ns, 0);
-  longstraw_skeleton *whole = NULL, *grown = NULL;
+  longstraw_rendezvous *whole = NULL, *grown = NULL;
   const longstraw_snapshot *members = NULL, *empty = empty_members(ns.seed), *s = NULL, *s2 = NULL, *grown_snap = NULL;
   longstraw_mode mode = LONGSTRAW_MODE_FLAT;
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_skeleton_new(members, fanout_bits, levels, &whole));
-  CHECK_OK(longstraw_skeleton_shape(whole, &got_fanout_bits, &got_levels));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(members, fanout_bits, levels, &whole));
+  CHECK_OK(set_skeleton_shape(whole, &got_fanout_bits, &got_levels));
   CHECK(got_levels == levels && (levels == 0 ? got_fanout_bits == 0 : got_fanout_bits == fanout_bits));
-  CHECK_OK(longstraw_skeleton_new(empty, fanout_bits, levels, &grown));
+  CHECK_OK(longstraw_rendezvous_new_skeleton(empty, fanout_bits, levels, &grown));
   for (i = ns.ids.count; i-- > 0;) {
     size_t id_len;
     const uint8_t *id = packed_item(&ns.ids, i, &id_len);
-    CHECK_OK(longstraw_skeleton_add(grown, id, id_len, ns.weights[i]));
+    CHECK_OK(longstraw_rendezvous_add(grown, id, id_len, ns.weights[i]));
   }
-  CHECK_OK(longstraw_skeleton_snapshot(whole, &s));
+  CHECK_OK(longstraw_rendezvous_snapshot(whole, &s));
   /* Indices differ between the two (insertion order), so compare the grown
    * skeleton by ids: a third skeleton made from its membership, re-ordered
    * as the case lists the nodes, must answer like the first. */
-  CHECK_OK(longstraw_skeleton_snapshot(grown, &grown_snap));
+  CHECK_OK(longstraw_rendezvous_snapshot(grown, &grown_snap));
   {
-    longstraw_skeleton *again = NULL;
+    longstraw_rendezvous *again = NULL;
     const longstraw_snapshot *again_snap = NULL;
     size_t key_len, id_len;
     uint32_t idx = 0, want = 0;
@@ -309,13 +323,13 @@ static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
       CHECK(rc1 == rc2);
       if (rc1 == LONGSTRAW_OK) CHECK(idx == (uint32_t)(ns.ids.count - 1 - want));
     }
-    CHECK_OK(longstraw_skeleton_new(members, fanout_bits, levels, &again));
-    CHECK_OK(longstraw_skeleton_snapshot(again, &again_snap));
+    CHECK_OK(longstraw_rendezvous_new_skeleton(members, fanout_bits, levels, &again));
+    CHECK_OK(longstraw_rendezvous_snapshot(again, &again_snap));
     CHECK_OK(longstraw_snapshot_mode(again_snap, &mode));
     CHECK(mode == LONGSTRAW_MODE_SKELETON);
     check_keys(s, again_snap, field(c, "keys"), &ns.ids, &ks, depth, keys_checked);
     longstraw_snapshot_free(again_snap);
-    longstraw_skeleton_free(again);
+    longstraw_rendezvous_free(again);
   }
 
   if (check_failures != failures_before) fprintf(stderr, "  in skeleton case \"%s\"\n", field(c, "name")->valuestring);
@@ -324,8 +338,8 @@ static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
   longstraw_snapshot_free(grown_snap);
   longstraw_snapshot_free(members);
   longstraw_snapshot_free(empty);
-  longstraw_skeleton_free(whole);
-  longstraw_skeleton_free(grown);
+  longstraw_rendezvous_free(whole);
+  longstraw_rendezvous_free(grown);
   longstraw_rendezvous_free(r);
   nodes_free(&ns);
   packed_free(&ks);
@@ -378,23 +392,23 @@ static void run_domains_case(const cJSON *c, size_t *keys_checked) {
     uint8_t bits = (uint8_t)field(c, "bits")->valuedouble;
     uint32_t flags;
     for (flags = 0; flags <= LONGSTRAW_TABLE_DISTINCT_DOMAINS; flags++) {
-      longstraw_table *t = NULL;
+      longstraw_rendezvous *t = NULL;
       const longstraw_snapshot *s = NULL;
-      CHECK_OK(longstraw_table_new(members, bits, k, flags, &t));
-      CHECK_OK(longstraw_table_snapshot(t, &s));
+      CHECK_OK(longstraw_rendezvous_new_table(members, bits, k, flags, 0.0, &t));
+      CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
       check_distinct(s, c, &ks, k, keys_checked);
       longstraw_snapshot_free(s);
-      longstraw_table_free(t);
+      longstraw_rendezvous_free(t);
     }
   } else if (strcmp(mode, "skeleton") == 0) {
-    longstraw_skeleton *sk = NULL;
+    longstraw_rendezvous *sk = NULL;
     const longstraw_snapshot *s = NULL;
-    CHECK_OK(longstraw_skeleton_new(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+    CHECK_OK(longstraw_rendezvous_new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
                                     (uint8_t)field(c, "levels")->valuedouble, &sk));
-    CHECK_OK(longstraw_skeleton_snapshot(sk, &s));
+    CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
     check_distinct(s, c, &ks, k, keys_checked);
     longstraw_snapshot_free(s);
-    longstraw_skeleton_free(sk);
+    longstraw_rendezvous_free(sk);
   } else {
     fprintf(stderr, "vectors: unknown mode \"%s\"\n", mode);
     exit(2);
@@ -416,20 +430,25 @@ static void run_balanced_case(const cJSON *c, size_t *keys_checked) {
   uint8_t bits = (uint8_t)field(c, "bits")->valuedouble;
   double balance = field(c, "balance_millionths")->valuedouble / 1e6, got_balance = 0.0;
   longstraw_rendezvous *r = flat_set(&ns, 0);
-  longstraw_table *t = NULL, *bad = NULL;
+  longstraw_rendezvous *t = NULL, *bad = NULL;
   const longstraw_snapshot *members = NULL, *s = NULL;
   uint32_t *list = (uint32_t *)xmalloc((replicas + 3) * sizeof(uint32_t));
   const cJSON *key, *w;
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new_balanced(members, bits, replicas, 0.5, &bad));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_table_new_balanced(members, bits, replicas, 0.0 / 0.0, &bad));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, bits, replicas, 0, 0.5, &bad));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, bits, replicas, 0, 0.0 / 0.0, &bad));
   CHECK(bad == NULL);
-  CHECK_OK(longstraw_table_new_balanced(members, bits, replicas, balance, &t));
-  CHECK_OK(longstraw_table_balance(t, &got_balance));
-  CHECK(got_balance == balance);
-  CHECK_OK(longstraw_table_snapshot(t, &s));
+  CHECK_OK(longstraw_rendezvous_new_table(members, bits, replicas, 0, balance, &t));
+  {
+    uint8_t got_bits = 99;
+    size_t got_replicas = 0;
+    uint32_t flags = 99;
+    CHECK_OK(set_table_shape(t, &got_bits, &got_replicas, &flags, &got_balance));
+    CHECK(got_balance == balance && got_bits == bits && got_replicas == replicas && flags == 0);
+  }
+  CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   cJSON_ArrayForEach(key, field(c, "keys")) {
     const cJSON *want = field(key, "list");
     size_t key_len, want_len = (size_t)cJSON_GetArraySize(want), id_len = 0;
@@ -457,7 +476,7 @@ static void run_balanced_case(const cJSON *c, size_t *keys_checked) {
   free(list);
   longstraw_snapshot_free(s);
   longstraw_snapshot_free(members);
-  longstraw_table_free(t);
+  longstraw_rendezvous_free(t);
   longstraw_rendezvous_free(r);
   nodes_free(&ns);
   packed_free(&ks);
@@ -476,8 +495,8 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
   double *weights = (double *)xmalloc((n + 1) * sizeof(double));
   const cJSON *node;
   longstraw_rendezvous *r = NULL;
-  longstraw_table *t = NULL;
-  longstraw_skeleton *sk = NULL;
+  longstraw_rendezvous *t = NULL;
+  longstraw_rendezvous *sk = NULL;
   const longstraw_snapshot *members = NULL, *s = NULL;
   uint32_t keyed = 0;
   uint64_t seed = 99;
@@ -486,17 +505,17 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
   CHECK(strlen(field(c, "secret_hex")->valuestring) == 2 * LONGSTRAW_SECRET_LEN);
   append_hex(field(c, "secret_hex")->valuestring, secret, &secret_len);
   cJSON_ArrayForEach(node, list) weights[i++] = weight_from_bits(field(node, "weight_bits")->valuestring);
-  CHECK_OK(longstraw_rendezvous_new_keyed(secret, secret_len, LONGSTRAW_PLACEMENT_VERSION, &r));
-  CHECK_OK(longstraw_rendezvous_add_batch_in_domains(r, ids.bytes, ids.bytes_len, ids.offsets, n + 1, weights, n,
+  CHECK_OK(longstraw_rendezvous_new(0, secret, secret_len, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_add_batch(r, ids.bytes, ids.bytes_len, ids.offsets, n + 1, weights, n,
                                                       domains.bytes, domains.bytes_len, domains.offsets, n + 1));
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
   if (strcmp(mode, "table") == 0) {
-    CHECK_OK(longstraw_table_new(members, (uint8_t)field(c, "bits")->valuedouble, depth, 0, &t));
-    CHECK_OK(longstraw_table_snapshot(t, &s));
+    CHECK_OK(longstraw_rendezvous_new_table(members, (uint8_t)field(c, "bits")->valuedouble, depth, 0, 0.0, &t));
+    CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   } else if (strcmp(mode, "skeleton") == 0) {
-    CHECK_OK(longstraw_skeleton_new(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+    CHECK_OK(longstraw_rendezvous_new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
                                     (uint8_t)field(c, "levels")->valuedouble, &sk));
-    CHECK_OK(longstraw_skeleton_snapshot(sk, &s));
+    CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
   } else {
     CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
   }
@@ -511,8 +530,8 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
   if (check_failures != failures_before) fprintf(stderr, "  in keyed case \"%s\"\n", field(c, "name")->valuestring);
   longstraw_snapshot_free(s);
   longstraw_snapshot_free(members);
-  longstraw_table_free(t);
-  longstraw_skeleton_free(sk);
+  longstraw_rendezvous_free(t);
+  longstraw_rendezvous_free(sk);
   longstraw_rendezvous_free(r);
   free(weights);
   packed_free(&ids);
@@ -524,10 +543,10 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
 static void check_keyed_arguments(void) {
   uint8_t secret[LONGSTRAW_SECRET_LEN + 1] = {0};
   longstraw_rendezvous *r = NULL;
-  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN - 1, 1, &r));
-  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN + 1, 1, &r));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_keyed(NULL, LONGSTRAW_SECRET_LEN, 1, &r));
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new_keyed(secret, LONGSTRAW_SECRET_LEN, 99, &r));
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN - 1, 1, &r));
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN + 1, 1, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, LONGSTRAW_SECRET_LEN, 1, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN, 99, &r));
   CHECK(r == NULL);
 }
 

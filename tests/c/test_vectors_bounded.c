@@ -56,7 +56,7 @@ static longstraw_bounded *build(const cJSON *c) {
   if (cJSON_IsString(secret)) {
     size_t len;
     uint8_t *k = unhex(secret, &len);
-    CHECK_OK(longstraw_bounded_new_keyed(k, len, LONGSTRAW_PLACEMENT_VERSION, factor, &b));
+    CHECK_OK(longstraw_bounded_new(0, k, len, LONGSTRAW_PLACEMENT_VERSION, factor, &b));
     free(k);
   } else {
     const cJSON *seed = field(c, "seed");
@@ -64,7 +64,7 @@ static longstraw_bounded *build(const cJSON *c) {
       fprintf(stderr, "vectors: a case needs a seed or a secret\n");
       exit(2);
     }
-    CHECK_OK(longstraw_bounded_new(parse_u64(seed->valuestring, 10), LONGSTRAW_PLACEMENT_VERSION, factor, &b));
+    CHECK_OK(longstraw_bounded_new(parse_u64(seed->valuestring, 10), NULL, 0, LONGSTRAW_PLACEMENT_VERSION, factor, &b));
   }
   if (!b) {
     fprintf(stderr, "vectors: could not build a bounded-load set\n");

@@ -75,16 +75,24 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         let secret = (0..len).map(|_| u.arbitrary::<u8>()).collect::<Result<Vec<u8>>>()?;
         let null_secret = u.ratio(1, 16)?;
         let ptr = if null_secret { std::ptr::null() } else { secret.as_ptr() };
+        // A seed with a secret is refused by the set (the mirror says how).
+        let seed: u64 = if u.ratio(1, 8)? { u.arbitrary()? } else { 0 };
         // SAFETY: `ptr` is NULL or points at `len` readable bytes; `out` is a slot of ours.
-        let code = unsafe { longstraw_bounded_new_keyed(ptr, len, placement, c, out.ptr()) };
+        let code = unsafe { longstraw_bounded_new(seed, ptr, len, placement, c, out.ptr()) };
         let want = out
             .refusal()
-            .or(null_secret.then_some(LONGSTRAW_NULL_ARGUMENT))
+            .or((null_secret && len != 0).then_some(LONGSTRAW_NULL_ARGUMENT))
             .map(Err)
             .unwrap_or_else(|| {
                 let options = (|| -> longstraw_set::Result<Options> {
                     Ok(Options {
-                        secret: Some(Secret::from_bytes(&secret)?),
+                        seed: (seed != 0).then_some(seed),
+                        // A NULL secret of length 0 is no secret.
+                        secret: if null_secret {
+                            None
+                        } else {
+                            Some(Secret::from_bytes(&secret)?)
+                        },
                         placement: Placement::from_number(placement)?,
                         ..Options::default()
                     })
@@ -95,13 +103,13 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     } else {
         let seed: u64 = u.arbitrary()?;
         // SAFETY: `out` is a slot of ours.
-        let code = unsafe { longstraw_bounded_new(seed, placement, c, out.ptr()) };
+        let code = unsafe { longstraw_bounded_new(seed, std::ptr::null(), 0, placement, c, out.ptr()) };
         let want = out.refusal().map(Err).unwrap_or_else(|| {
             Ok(Placement::from_number(placement)
                 .map_err(longstraw_set::Error::from)
                 .and_then(|placement| {
                     let options = Options {
-                        seed,
+                        seed: (seed != 0).then_some(seed),
                         placement,
                         ..Options::default()
                     };

@@ -12,58 +12,46 @@ use arbitrary::{Result, Unstructured};
 use longstraw::{PackedKeys, SkeletonShape};
 use longstraw_ffi::longstraw_result::{self, *};
 use longstraw_ffi::*;
-use longstraw_set::{
-    Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonSnapshot, Snapshot, Table, TableOptions, TableSnapshot,
-};
+use longstraw_set::{Members, ModeOptions, Options, Rendezvous, SkeletonOptions, Snapshot, TableOptions};
 
 use crate::input;
 
-/// A C set handle and the Rust set that mirrors it.
+/// A C set handle (one handle type for every mode) and the Rust set that
+/// mirrors it, by the mode both were made in.
 enum Set {
     Flat(*mut longstraw_rendezvous, Rendezvous),
-    Table(*mut longstraw_table, Table),
-    Skeleton(*mut longstraw_skeleton, Skeleton),
+    Table(*mut longstraw_rendezvous, Rendezvous),
+    Skeleton(*mut longstraw_rendezvous, Rendezvous),
+}
+
+impl Set {
+    fn handle(&self) -> *mut longstraw_rendezvous {
+        match self {
+            Set::Flat(h, _) | Set::Table(h, _) | Set::Skeleton(h, _) => *h,
+        }
+    }
 }
 
 /// A snapshot the mirror took at the same moment.
 #[derive(Clone)]
-enum Mirror {
-    Flat(Arc<Snapshot>),
-    Table(Arc<TableSnapshot>),
-    Skeleton(Arc<SkeletonSnapshot>),
-}
+struct Mirror(Arc<Snapshot>);
 
 impl Mirror {
-    fn members(&self) -> &Snapshot {
-        match self {
-            Mirror::Flat(s) => s,
-            Mirror::Table(t) => t.members(),
-            Mirror::Skeleton(k) => k.members(),
-        }
+    fn members(&self) -> &Members {
+        self.0.members()
     }
     fn mode(&self) -> longstraw_mode {
-        match self {
-            Mirror::Flat(_) => longstraw_mode::LONGSTRAW_MODE_FLAT,
-            Mirror::Table(_) => longstraw_mode::LONGSTRAW_MODE_TABLE,
-            Mirror::Skeleton(_) => longstraw_mode::LONGSTRAW_MODE_SKELETON,
-        }
+        self.0.mode().into()
     }
     fn owner(&self, key: &[u8]) -> Option<u32> {
-        match self {
-            Mirror::Flat(s) => s.owner_index(key).ok(),
-            Mirror::Table(t) => t.owner_index(key).ok(),
-            Mirror::Skeleton(k) => k.owner_index(key).ok(),
-        }
+        self.0.owner_index(key).ok()
     }
     fn top_k(&self, key: &[u8], k: usize, distinct: bool) -> Vec<u32> {
         let mut out = vec![0; k];
-        let n = match (self, distinct) {
-            (Mirror::Flat(s), false) => s.top_k_into(key, &mut out),
-            (Mirror::Table(t), false) => t.top_k_into(key, &mut out),
-            (Mirror::Skeleton(s), false) => s.top_k_into(key, &mut out),
-            (Mirror::Flat(s), true) => s.top_k_distinct_into(key, &mut out),
-            (Mirror::Table(t), true) => t.top_k_distinct_into(key, &mut out),
-            (Mirror::Skeleton(s), true) => s.top_k_distinct_into(key, &mut out),
+        let n = if distinct {
+            self.0.top_k_distinct_into(key, &mut out)
+        } else {
+            self.0.top_k_into(key, &mut out)
         };
         out.truncate(n);
         out
@@ -176,7 +164,7 @@ struct State {
     snaps: Vec<(*const longstraw_snapshot, Mirror)>,
 }
 
-/// A snapshot handle argument: a live one, NULL, or one whose low bits name no mode.
+/// A snapshot handle argument: a live one, NULL, or a misaligned pointer (no handle is).
 enum SnapArg {
     Live(usize),
     Null,
@@ -207,7 +195,7 @@ impl State {
         match a {
             SnapArg::Live(i) => self.snaps[*i].0,
             SnapArg::Null => std::ptr::null(),
-            // Low bits 0b11 are refused before the pointer is dereferenced.
+            // A misaligned pointer is refused before it is dereferenced.
             SnapArg::BadTag => 0x1003 as *const longstraw_snapshot,
         }
     }
@@ -247,7 +235,7 @@ impl State {
         let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
         // SAFETY: the out slot is NULL, misaligned (refused) or writable.
         let code = stable(
-            unsafe { longstraw_rendezvous_new(seed, placement, out.ptr()) },
+            unsafe { longstraw_rendezvous_new(seed, std::ptr::null(), 0, placement, out.ptr()) },
             "rendezvous_new",
         );
         let want = out.refusal().unwrap_or(if placement == 1 {
@@ -260,10 +248,10 @@ impl State {
             out.untouched("rendezvous_new");
             return Ok(());
         }
-        let mirror = Rendezvous::new(
+        let mirror = Rendezvous::flat(
             std::iter::empty::<&[u8]>(),
             Options {
-                seed,
+                seed: (seed != 0).then_some(seed),
                 ..Options::default()
             },
         )
@@ -290,10 +278,10 @@ impl State {
             let bits: u8 = *u.choose(&[0, 1, 3, 5, 6, 255, 25])?;
             let replicas: usize = *u.choose(&[1, 1, 2, 3, 32, 0, 33, usize::MAX])?;
             let flags: u32 = *u.choose(&[0, 0, 1, 2])?;
-            let mut out = Slot::new(std::ptr::null_mut::<longstraw_table>(), ptr_kind(u)?);
+            let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
             // SAFETY: `s` is live, NULL or refused by its tag; the out slot as in `new_flat`.
             let code = stable(
-                unsafe { longstraw_table_new(s, bits, replicas, flags, out.ptr()) },
+                unsafe { longstraw_rendezvous_new_table(s, bits, replicas, flags, 0.0, out.ptr()) },
                 "table_new",
             );
             let want = match &mirror {
@@ -304,15 +292,15 @@ impl State {
                 }),
                 Some(_) if out.refusal().is_some() => Err(out.refusal().unwrap_or(LONGSTRAW_OK)),
                 Some(_) if flags > 1 => Err(LONGSTRAW_INVALID_PARAMETER),
-                Some(m) => Table::with_domains(
+                Some(m) => Rendezvous::new(
                     nodes(m),
-                    TableOptions {
-                        set: options(m),
+                    options(m),
+                    ModeOptions::Table(TableOptions {
                         partition_bits: (bits != 255).then_some(bits),
                         replicas,
                         distinct_domains: flags == 1,
                         balance: None,
-                    },
+                    }),
                 )
                 .map_err(|e| e.into()),
             };
@@ -329,10 +317,10 @@ impl State {
         } else {
             let fanout: u8 = *u.choose(&[0, 1, 2, 3, 7, 255])?;
             let levels: u8 = *u.choose(&[0, 1, 2, 3, 6, 255])?;
-            let mut out = Slot::new(std::ptr::null_mut::<longstraw_skeleton>(), ptr_kind(u)?);
+            let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
             // SAFETY: as for the table.
             let code = stable(
-                unsafe { longstraw_skeleton_new(s, fanout, levels, out.ptr()) },
+                unsafe { longstraw_rendezvous_new_skeleton(s, fanout, levels, out.ptr()) },
                 "skeleton_new",
             );
             let shape = match (fanout, levels) {
@@ -349,7 +337,8 @@ impl State {
                 (Some(_), _) if out.refusal().is_some() => Err(out.refusal().unwrap_or(LONGSTRAW_OK)),
                 (Some(_), Err(e)) => Err(e),
                 (Some(m), Ok(shape)) => {
-                    Skeleton::with_domains(nodes(m), SkeletonOptions { set: options(m), shape }).map_err(|e| e.into())
+                    Rendezvous::new(nodes(m), options(m), ModeOptions::Skeleton(SkeletonOptions { shape }))
+                        .map_err(|e| e.into())
                 }
             };
             match want {
@@ -394,23 +383,14 @@ impl State {
             Some(set) => {
                 let (dp, dl) = (domain.as_ptr(), domain.len());
                 // SAFETY: live handle; ids and labels point to their bytes (or are NULL with a length).
+                let h = set.handle();
                 unsafe {
-                    match (set, op) {
-                        (Set::Flat(h, _), 0) => longstraw_rendezvous_add(*h, ip, il, weight),
-                        (Set::Flat(h, _), 1) => longstraw_rendezvous_add_in_domain(*h, ip, il, weight, dp, dl),
-                        (Set::Flat(h, _), 2) => longstraw_rendezvous_remove(*h, ip, il),
-                        (Set::Flat(h, _), 3) => longstraw_rendezvous_set_weight(*h, ip, il, weight),
-                        (Set::Flat(h, _), _) => longstraw_rendezvous_set_domain(*h, ip, il, dp, dl),
-                        (Set::Table(h, _), 0) => longstraw_table_add(*h, ip, il, weight),
-                        (Set::Table(h, _), 1) => longstraw_table_add_in_domain(*h, ip, il, weight, dp, dl),
-                        (Set::Table(h, _), 2) => longstraw_table_remove(*h, ip, il),
-                        (Set::Table(h, _), 3) => longstraw_table_set_weight(*h, ip, il, weight),
-                        (Set::Table(h, _), _) => longstraw_table_set_domain(*h, ip, il, dp, dl),
-                        (Set::Skeleton(h, _), 0) => longstraw_skeleton_add(*h, ip, il, weight),
-                        (Set::Skeleton(h, _), 1) => longstraw_skeleton_add_in_domain(*h, ip, il, weight, dp, dl),
-                        (Set::Skeleton(h, _), 2) => longstraw_skeleton_remove(*h, ip, il),
-                        (Set::Skeleton(h, _), 3) => longstraw_skeleton_set_weight(*h, ip, il, weight),
-                        (Set::Skeleton(h, _), _) => longstraw_skeleton_set_domain(*h, ip, il, dp, dl),
+                    match op {
+                        0 => longstraw_rendezvous_add(h, ip, il, weight),
+                        1 => longstraw_rendezvous_add_in_domain(h, ip, il, weight, dp, dl),
+                        2 => longstraw_rendezvous_remove(h, ip, il),
+                        3 => longstraw_rendezvous_set_weight(h, ip, il, weight),
+                        _ => longstraw_rendezvous_set_domain(h, ip, il, dp, dl),
                     }
                 }
             }
@@ -491,22 +471,13 @@ impl State {
         );
         let (ip, il, op, ol) = (ids.as_ptr(), ids.len(), offsets.as_ptr(), offsets.len());
         // SAFETY: live handle; every array points to its stated length.
-        let code = unsafe {
-            match (&self.sets[which], with_domains) {
-                (Set::Flat(h, _), false) => longstraw_rendezvous_add_batch(*h, ip, il, op, ol, wp, wl),
-                (Set::Table(h, _), false) => longstraw_table_add_batch(*h, ip, il, op, ol, wp, wl),
-                (Set::Skeleton(h, _), false) => longstraw_skeleton_add_batch(*h, ip, il, op, ol, wp, wl),
-                (Set::Flat(h, _), true) => {
-                    longstraw_rendezvous_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
-                }
-                (Set::Table(h, _), true) => {
-                    longstraw_table_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
-                }
-                (Set::Skeleton(h, _), true) => {
-                    longstraw_skeleton_add_batch_in_domains(*h, ip, il, op, ol, wp, wl, lp, ll, lo, lol)
-                }
-            }
+        let (lp, ll, lo, lol) = if with_domains {
+            (lp, ll, lo, lol)
+        } else {
+            (std::ptr::null(), 0, std::ptr::null(), 0)
         };
+        let h = self.sets[which].handle();
+        let code = unsafe { longstraw_rendezvous_add_batch(h, ip, il, op, ol, wp, wl, lp, ll, lo, lol) };
         let code = stable(code, "add_batch");
         let label_keys = PackedKeys::new(&labels, &label_offsets);
         let want = match PackedKeys::new(&ids, &offsets) {
@@ -515,7 +486,7 @@ impl State {
             Ok(p) if wl != 0 && wl != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) if with_domains && label_keys.as_ref().map_or(0, |l| l.len()) != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) => {
-                let nodes: Vec<crate::set_model::NodeRef<'_>> = p
+                let nodes: Vec<(&[u8], f64, Option<&[u8]>)> = p
                     .iter()
                     .enumerate()
                     .map(|(i, id)| {
@@ -561,26 +532,15 @@ impl State {
         let mut out = Slot::new(std::ptr::null::<longstraw_snapshot>(), ptr_kind(u)?);
         let mut len = Slot::new(usize::MAX, ptr_kind(u)?);
         // SAFETY: live handle; slots NULL, misaligned (refused) or writable.
+        let h = self.sets[which].handle();
         let (code, len_code) = unsafe {
-            match &self.sets[which] {
-                Set::Flat(h, _) => (
-                    longstraw_rendezvous_snapshot(*h, out.ptr()),
-                    longstraw_rendezvous_len(*h, len.ptr()),
-                ),
-                Set::Table(h, _) => (
-                    longstraw_table_snapshot(*h, out.ptr()),
-                    longstraw_table_len(*h, len.ptr()),
-                ),
-                Set::Skeleton(h, _) => (
-                    longstraw_skeleton_snapshot(*h, out.ptr()),
-                    longstraw_skeleton_len(*h, len.ptr()),
-                ),
-            }
+            (
+                longstraw_rendezvous_snapshot(h, out.ptr()),
+                longstraw_rendezvous_len(h, len.ptr()),
+            )
         };
         let mirror = match &self.sets[which] {
-            Set::Flat(_, m) => Mirror::Flat(m.snapshot()),
-            Set::Table(_, m) => Mirror::Table(m.snapshot()),
-            Set::Skeleton(_, m) => Mirror::Skeleton(m.snapshot()),
+            Set::Flat(_, m) | Set::Table(_, m) | Set::Skeleton(_, m) => Mirror(m.snapshot()),
         };
         assert_eq!(stable(len_code, "len"), len.refusal().unwrap_or(LONGSTRAW_OK), "len");
         if len_code == LONGSTRAW_OK {
@@ -894,72 +854,113 @@ impl State {
 }
 
 impl State {
-    /// `longstraw_table_shape` and `longstraw_skeleton_shape` against the mirror.
+    /// `longstraw_snapshot_table_shape`, `longstraw_snapshot_skeleton_shape`
+    /// and `longstraw_snapshot_partition` against the mirror: each answers on
+    /// its own mode and is `LONGSTRAW_WRONG_MODE` on the others.
     fn shape(&mut self, u: &mut Unstructured<'_>) -> Result<()> {
         if self.sets.is_empty() {
+            let code = u.arbitrary::<i32>()?;
+            // SAFETY: any integer gets a static NUL-terminated string.
+            let text = unsafe { std::ffi::CStr::from_ptr(longstraw_result_str(code)) };
+            assert!(!text.to_bytes().is_empty(), "result_str({code}) is empty");
             return Ok(());
         }
         let which = u.choose_index(self.sets.len())?;
-        match &self.sets[which] {
-            Set::Table(h, m) => {
-                let mut bits = Slot::new(0xEEu8, ptr_kind(u)?);
-                let mut replicas = Slot::new(usize::MAX, ptr_kind(u)?);
-                let mut flags = Slot::new(u32::MAX, ptr_kind(u)?);
-                // SAFETY: live handle; slots NULL, misaligned (refused) or writable.
-                let code = stable(
-                    unsafe { longstraw_table_shape(*h, bits.ptr(), replicas.ptr(), flags.ptr()) },
-                    "table_shape",
-                );
-                let want = bits
-                    .refusal()
-                    .or(replicas.refusal())
-                    .or(flags.refusal())
-                    .unwrap_or(LONGSTRAW_OK);
-                assert_eq!(code, want, "table_shape");
-                if code == LONGSTRAW_OK {
-                    let t = m.snapshot();
-                    assert_eq!(bits.get(), t.partition_bits(), "table bits");
-                    assert_eq!(replicas.get(), t.replicas(), "table replicas");
-                    assert_eq!(flags.get(), u32::from(t.distinct_domains()), "table flags");
-                } else {
-                    bits.untouched("bits");
-                    replicas.untouched("replicas");
-                    flags.untouched("flags");
-                }
+        let mut snap = std::ptr::null();
+        // SAFETY: live handle, writable out-parameter.
+        let code = unsafe { longstraw_rendezvous_snapshot(self.sets[which].handle(), &mut snap) };
+        assert_eq!(stable(code, "snapshot"), LONGSTRAW_OK, "snapshot");
+        let set = &self.sets[which];
+        let mut bits = Slot::new(0xEEu8, ptr_kind(u)?);
+        let mut replicas = Slot::new(usize::MAX, ptr_kind(u)?);
+        let mut flags = Slot::new(u32::MAX, ptr_kind(u)?);
+        let mut balance = Slot::new(-1.0f64, ptr_kind(u)?);
+        // SAFETY: live snapshot; slots NULL, misaligned (refused) or writable.
+        let code = stable(
+            unsafe { longstraw_snapshot_table_shape(snap, bits.ptr(), replicas.ptr(), flags.ptr(), balance.ptr()) },
+            "table_shape",
+        );
+        let refusal = bits
+            .refusal()
+            .or(replicas.refusal())
+            .or(flags.refusal())
+            .or(balance.refusal());
+        let want = refusal.unwrap_or(if matches!(set, Set::Table(..)) {
+            LONGSTRAW_OK
+        } else {
+            LONGSTRAW_WRONG_MODE
+        });
+        assert_eq!(code, want, "table_shape");
+        match set {
+            Set::Table(_, m) if code == LONGSTRAW_OK => {
+                let snap = m.snapshot();
+                let t = snap.as_table().expect("a table");
+                assert_eq!(bits.get(), t.partition_bits(), "table bits");
+                assert_eq!(replicas.get(), t.replicas(), "table replicas");
+                assert_eq!(flags.get(), u32::from(t.distinct_domains()), "table flags");
+                assert_eq!(balance.get(), t.balance().map_or(0.0, |b| b.as_f64()), "table balance");
             }
-            Set::Skeleton(h, m) => {
-                let mut fanout = Slot::new(0xEEu8, ptr_kind(u)?);
-                let mut levels = Slot::new(0xEEu8, ptr_kind(u)?);
-                // SAFETY: as for the table.
-                let code = stable(
-                    unsafe { longstraw_skeleton_shape(*h, fanout.ptr(), levels.ptr()) },
-                    "skeleton_shape",
-                );
-                assert_eq!(
-                    code,
-                    fanout.refusal().or(levels.refusal()).unwrap_or(LONGSTRAW_OK),
-                    "skeleton_shape"
-                );
-                if code == LONGSTRAW_OK {
-                    let shape = m.snapshot().shape();
-                    let want_fanout = if shape.levels() == 0 { 0 } else { shape.fanout_bits() };
-                    assert_eq!(
-                        (fanout.get(), levels.get()),
-                        (want_fanout, shape.levels()),
-                        "skeleton shape"
-                    );
-                } else {
-                    fanout.untouched("fanout");
-                    levels.untouched("levels");
-                }
-            }
-            Set::Flat(..) => {
-                let code = u.arbitrary::<i32>()?;
-                // SAFETY: any integer gets a static NUL-terminated string.
-                let text = unsafe { std::ffi::CStr::from_ptr(longstraw_result_str(code)) };
-                assert!(!text.to_bytes().is_empty(), "result_str({code}) is empty");
+            _ => {
+                bits.untouched("bits");
+                replicas.untouched("replicas");
+                flags.untouched("flags");
+                balance.untouched("balance");
             }
         }
+        let mut fanout = Slot::new(0xEEu8, ptr_kind(u)?);
+        let mut levels = Slot::new(0xEEu8, ptr_kind(u)?);
+        // SAFETY: as above.
+        let code = stable(
+            unsafe { longstraw_snapshot_skeleton_shape(snap, fanout.ptr(), levels.ptr()) },
+            "skeleton_shape",
+        );
+        let want = fanout
+            .refusal()
+            .or(levels.refusal())
+            .unwrap_or(if matches!(set, Set::Skeleton(..)) {
+                LONGSTRAW_OK
+            } else {
+                LONGSTRAW_WRONG_MODE
+            });
+        assert_eq!(code, want, "skeleton_shape");
+        match set {
+            Set::Skeleton(_, m) if code == LONGSTRAW_OK => {
+                let shape = m.snapshot().shape().expect("a skeleton");
+                let want_fanout = if shape.levels() == 0 { 0 } else { shape.fanout_bits() };
+                assert_eq!(
+                    (fanout.get(), levels.get()),
+                    (want_fanout, shape.levels()),
+                    "skeleton shape"
+                );
+            }
+            _ => {
+                fanout.untouched("fanout");
+                levels.untouched("levels");
+            }
+        }
+        let key = input::id(u)?;
+        let mut partition = Slot::new(u32::MAX, ptr_kind(u)?);
+        // SAFETY: as above; the key points to its bytes.
+        let code = stable(
+            unsafe { longstraw_snapshot_partition(snap, key.as_ptr(), key.len(), partition.ptr()) },
+            "partition",
+        );
+        match set {
+            Set::Table(_, m) => {
+                assert_eq!(code, partition.refusal().unwrap_or(LONGSTRAW_OK), "partition");
+                if code == LONGSTRAW_OK {
+                    assert_eq!(Ok(partition.get()), m.snapshot().partition(&key), "partition");
+                } else {
+                    partition.untouched("partition");
+                }
+            }
+            _ => {
+                assert_eq!(code, partition.refusal().unwrap_or(LONGSTRAW_WRONG_MODE), "partition");
+                partition.untouched("partition");
+            }
+        }
+        // SAFETY: the live snapshot taken above, released once.
+        unsafe { longstraw_snapshot_free(snap) };
         Ok(())
     }
 }
@@ -986,11 +987,5 @@ fn macro_mirror(set: &Set, op: u8, id: &[u8], weight: f64, label: Option<&[u8]>)
 
 fn free_set(set: Set) {
     // SAFETY: live handles, each released once; snapshots taken from them stay valid.
-    unsafe {
-        match set {
-            Set::Flat(h, _) => longstraw_rendezvous_free(h),
-            Set::Table(h, _) => longstraw_table_free(h),
-            Set::Skeleton(h, _) => longstraw_skeleton_free(h),
-        }
-    }
+    unsafe { longstraw_rendezvous_free(set.handle()) }
 }

@@ -6,7 +6,7 @@
 use arbitrary::{Result, Unstructured};
 use longstraw::{Error, KeyOffset, NodeTable, PackedKeys};
 use longstraw_ffi::longstraw_result::{self, *};
-use longstraw_set::{Options, Rendezvous};
+use longstraw_set::{ModeOptions, Options, Rendezvous};
 
 use crate::input;
 
@@ -94,7 +94,8 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
         backend: Some(input::backend(u)?),
         ..Options::default()
     };
-    let set = Rendezvous::with_weights(ids.iter().zip(weights.iter().copied()), options).expect("valid nodes");
+    let set = Rendezvous::with_weights(ids.iter().zip(weights.iter().copied()), options, ModeOptions::Flat)
+        .expect("valid nodes");
     let snap = set.snapshot();
     let keys = model(bytes, offsets);
     let out_len = match (&keys, u.int_in_range(0..=5u8)?) {
@@ -127,7 +128,7 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
                 assert!(out.iter().all(|&x| x == u32::MAX), "owners_into wrote on failure");
             }
         }
-        let table = NodeTable::new(0, snap.hashes(), Some(snap.weights())).expect("valid");
+        let table = NodeTable::new(0, snap.members().hashes(), Some(snap.members().weights())).expect("valid");
         let mut again = vec![u32::MAX; out_len];
         assert_eq!(table.owners(&p, &mut again).is_ok(), want.is_ok(), "NodeTable::owners");
         if want.is_ok() {
@@ -138,7 +139,7 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
     // The C ABI.
     let mut handle = std::ptr::null_mut();
     // SAFETY: `handle` is writable.
-    let code = unsafe { longstraw_ffi::longstraw_rendezvous_new(0, 1, &mut handle) };
+    let code = unsafe { longstraw_ffi::longstraw_rendezvous_new(0, std::ptr::null(), 0, 1, &mut handle) };
     assert_eq!(code, LONGSTRAW_OK);
     let r = handle;
     for (id, &w) in ids.iter().zip(&weights) {
