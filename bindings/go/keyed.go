@@ -74,20 +74,3 @@ func describeHashing(o options) string {
 	}
 	return fmt.Sprintf("(placement %d)", o.placement)
 }
-
-// IsKeyed reports whether keys are placed by keyed-v1 (the set was built
-// WithSecret).
-// It holds the current view while it asks, so a concurrent change cannot
-// free the snapshot under it; a closed set answers false.
-func (s *nodeSet) IsKeyed() bool {
-	v, err := s.acquire("IsKeyed")
-	if err != nil {
-		return false
-	}
-	defer v.release()
-	var keyed C.uint32_t
-	if C.longstraw_snapshot_is_keyed(v.snap, &keyed) != C.LONGSTRAW_OK {
-		return false
-	}
-	return keyed != 0
-}

@@ -49,89 +49,50 @@ func fileCall(op, path string, call func(cpath *C.char, msg *C.char) C.longstraw
 	return check(code, op, path)
 }
 
-// FileMode is the mode a membership file declares: "flat", "table" or
-// "skeleton" (the whole file is validated first). Load it with Load,
-// LoadTable or LoadSkeleton accordingly.
-func FileMode(path string) (string, error) {
+// FileMode is the mode a membership file declares (the whole file is
+// validated first). Load gives a set of whatever mode the file names, so
+// this is only needed to know the mode without building the set.
+func FileMode(path string) (Mode, error) {
 	var mode C.longstraw_mode
 	err := fileCall("FileMode", path, func(p, m *C.char) C.longstraw_result {
 		return C.longstraw_file_mode(p, &mode, m, messageLen)
 	})
 	if err != nil {
-		return "", err
+		return Flat, err
 	}
 	switch mode {
 	case C.LONGSTRAW_MODE_TABLE:
-		return "table", nil
+		return Table, nil
 	case C.LONGSTRAW_MODE_SKELETON:
-		return "skeleton", nil
-	default:
-		return "flat", nil
+		return Skeleton, nil
 	}
+	return Flat, nil
 }
 
-// Load reads a flat membership file (docs/MEMBERSHIP.md): the same file
-// gives the same placement in every language.
+// Load reads a membership file (docs/MEMBERSHIP.md) and gives a set of the
+// mode it names: the same file gives the same placement in every language.
+// A keyed file's secret is read once, so a secret in a FIFO works.
 func Load(path string) (*Rendezvous, error) {
-	h := &rendezvousHandle{}
-	err := fileCall("Load", path, func(p, m *C.char) C.longstraw_result {
-		return C.longstraw_rendezvous_load_file(p, &h.p, m, messageLen)
+	mode, err := FileMode(path)
+	if err != nil {
+		if e, ok := err.(*FileError); ok {
+			e.Op = "Load"
+		}
+		return nil, err
+	}
+	h := &handle{mode: mode}
+	err = fileCall("Load", path, func(p, m *C.char) C.longstraw_result {
+		switch mode {
+		case Table:
+			return C.longstraw_table_load_file(p, &h.table, m, messageLen)
+		case Skeleton:
+			return C.longstraw_skeleton_load_file(p, &h.skeleton, m, messageLen)
+		}
+		return C.longstraw_rendezvous_load_file(p, &h.flat, m, messageLen)
 	})
 	if err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*rendezvousHandle).free)
-	r := &Rendezvous{}
-	r.set = h
-	if err := r.refresh(); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// LoadTable reads a table membership file (mode = "table").
-func LoadTable(path string) (*Table, error) {
-	h := &tableHandle{}
-	err := fileCall("LoadTable", path, func(p, m *C.char) C.longstraw_result {
-		return C.longstraw_table_load_file(p, &h.p, m, messageLen)
-	})
-	if err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(h, func(h *tableHandle) { C.longstraw_table_free(h.p) })
-	var bits C.uint8_t
-	var replicas C.size_t
-	var flags C.uint32_t
-	if err := check(C.longstraw_table_shape(h.p, &bits, &replicas, &flags), "LoadTable", ""); err != nil {
-		return nil, err
-	}
-	t := &Table{bits: int(bits), replicas: int(replicas), distinct: flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
-		balance: readBalance(h)}
-	t.set = h
-	if err := t.refresh(); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// LoadSkeleton reads a skeleton membership file (mode = "skeleton").
-func LoadSkeleton(path string) (*Skeleton, error) {
-	h := &skeletonHandle{}
-	err := fileCall("LoadSkeleton", path, func(p, m *C.char) C.longstraw_result {
-		return C.longstraw_skeleton_load_file(p, &h.p, m, messageLen)
-	})
-	if err != nil {
-		return nil, err
-	}
-	runtime.SetFinalizer(h, func(h *skeletonHandle) { C.longstraw_skeleton_free(h.p) })
-	var fanout, levels C.uint8_t
-	if err := check(C.longstraw_skeleton_shape(h.p, &fanout, &levels), "LoadSkeleton", ""); err != nil {
-		return nil, err
-	}
-	k := &Skeleton{fanoutBits: int(fanout), levels: int(levels)}
-	k.set = h
-	if err := k.refresh(); err != nil {
-		return nil, err
-	}
-	return k, nil
+	runtime.SetFinalizer(h, (*handle).free)
+	return newSet("Load", h)
 }

@@ -25,14 +25,9 @@ func loadAny(t *testing.T, path string) fileSet {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s fileSet
-	switch mode {
-	case "flat":
-		s, err = Load(path)
-	case "table":
-		s, err = LoadTable(path)
-	default:
-		s, err = LoadSkeleton(path)
+	s, err := Load(path)
+	if err == nil && s.Mode() != mode {
+		t.Fatalf("%s: FileMode %v, Load gave a %v set", path, mode, s.Mode())
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -146,7 +141,7 @@ func TestMembershipErrorsAndSave(t *testing.T) {
 	}
 	typo := filepath.Join(dir, "typo.toml")
 	os.WriteFile(typo, []byte("seed = 2\nmode = \"table\"\n[table]\nbitz = 3\n"), 0o644)
-	if _, err := LoadTable(typo); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "bitz") {
+	if _, err := Load(typo); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "bitz") {
 		t.Fatalf("typo: %v", err)
 	}
 	if _, err := Load(filepath.Join(dir, "missing.toml")); !errors.Is(err, ErrBadFile) {
@@ -162,15 +157,14 @@ func TestMembershipErrorsAndSave(t *testing.T) {
 	if err := tb.Save(saved); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(saved); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), `mode is "table"`) {
-		t.Fatalf("wrong mode: %v", err)
-	}
-	again, err := LoadTable(saved)
+	again, err := Load(saved)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.PartitionBits() != 7 || again.Replicas() != 2 {
-		t.Fatalf("shape %d %d", again.PartitionBits(), again.Replicas())
+	bits, isTable := again.PartitionBits()
+	replicas, _ := again.Replicas()
+	if again.Mode() != Table || !isTable || bits != 7 || replicas != 2 {
+		t.Fatalf("loaded %v: bits %d (%v), replicas %d", again.Mode(), bits, isTable, replicas)
 	}
 	for i := 0; i < 2000; i++ {
 		key := fmt.Sprintf("key-%d", i)

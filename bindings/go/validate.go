@@ -47,7 +47,8 @@ func shown(s string) string {
 
 // unusable is the error of a method called on a nil or zero-value set.
 func unusable(op, typ string) error {
-	ctor := map[string]string{"Rendezvous": "New", "Table": "NewTable", "Skeleton": "NewSkeleton", "Bounded": "NewBounded"}[typ]
+	ctor := map[string]string{"Rendezvous": "New, NewTable, NewSkeleton, Load or LoadBytes",
+		"Snapshot": "Rendezvous.Snapshot", "Bounded": "NewBounded"}[typ]
 	return &Error{Op: op, Code: int(C.LONGSTRAW_NULL_ARGUMENT), kind: ErrInvalidArgument,
 		reason: fmt.Sprintf("called on a nil or zero-value *%s; create it with %s", typ, ctor)}
 }
