@@ -45,6 +45,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e == nil {
+		return "longstraw: <nil *Error>"
+	}
 	msg := e.reason
 	if msg == "" {
 		msg = C.GoString(C.longstraw_result_str(C.int(e.Code)))
@@ -59,7 +62,12 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the sentinel for the error's kind, for errors.Is.
-func (e *Error) Unwrap() error { return e.kind }
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.kind
+}
 
 func kindOf(code C.longstraw_result) error {
 	switch code {

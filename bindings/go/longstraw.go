@@ -639,12 +639,18 @@ func (r *Rendezvous) change(op, value string, call func(h *handle) C.longstraw_r
 // Add adds a node with a weight (1 is the usual weight; 0 adds it drained).
 // Keys move only to the new node.
 func (r *Rendezvous) Add(id string, weight float64) error {
+	if !r.usable() {
+		return unusable("Add", "Rendezvous")
+	}
 	return r.AddInDomain(id, weight, "")
 }
 
 // AddInDomain adds a node in a failure domain (rack, zone); see
 // TopKDistinct. The domain "" means none: the node is a domain of its own.
 func (r *Rendezvous) AddInDomain(id string, weight float64, domain string) error {
+	if !r.usable() {
+		return unusable("AddInDomain", "Rendezvous")
+	}
 	op, value := "Add", fmt.Sprintf("(%s, %v)", shown(id), weight)
 	if domain != "" {
 		op, value = "AddInDomain", fmt.Sprintf("(%s, %v, %s)", shown(id), weight, shown(domain))

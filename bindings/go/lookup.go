@@ -183,11 +183,8 @@ func trimBytes(op string) string {
 // ownersOf is Owners (keys as strings) and OwnersBytes.
 func ownersOf(s source, op string, bytes []byte, offsets []uint64, n int) ([]string, error) {
 	out := make([]uint32, n)
-	ids, err := ownersPacked(s, op, bytes, offsets, out)
+	ids, err := ownersPacked(s, op, bytes, offsets, out, fmt.Sprintf("(%d keys)", n))
 	if err != nil {
-		if e, ok := err.(*Error); ok {
-			e.Op, e.Value = "Owners", fmt.Sprintf("(%d keys)", n)
-		}
 		return nil, err
 	}
 	owners := make([]string, n)
@@ -212,8 +209,9 @@ func packBytes(keys [][]byte) ([]byte, []uint64) {
 }
 
 // ownersPacked is OwnersPacked returning the view's own ids, which are
-// shared by every lookup and must not be changed.
-func ownersPacked(s source, op string, bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
+// shared by every lookup and must not be changed. batch describes the keys
+// in an error ("" for the packed arrays themselves).
+func ownersPacked(s source, op string, bytes []byte, offsets []uint64, out []uint32, batch string) ([]string, error) {
 	v, err := s.acquire(op)
 	if err != nil {
 		return nil, err
@@ -230,14 +228,15 @@ func ownersPacked(s source, op string, bytes []byte, offsets []uint64, out []uin
 	runtime.KeepAlive(offsets)
 	runtime.KeepAlive(out)
 	if code != C.LONGSTRAW_OK {
-		value := fmt.Sprintf("(%d bytes, %d offsets, %d outputs)", len(bytes), len(offsets), len(out))
-		err := check(code, "OwnersPacked", value)
+		if batch == "" {
+			batch = fmt.Sprintf("(%d bytes, %d offsets, %d outputs)", len(bytes), len(offsets), len(out))
+		}
+		err := check(code, trimBytes(op), batch)
 		if e, ok := err.(*Error); ok {
 			switch code {
 			case C.LONGSTRAW_BAD_OFFSETS, C.LONGSTRAW_LENGTH_MISMATCH:
 				e.kind = ErrInvalidArgument // the caller's arrays, not a bug here
 			}
-			e.Op = op
 		}
 		return nil, err
 	}
@@ -245,7 +244,7 @@ func ownersPacked(s source, op string, bytes []byte, offsets []uint64, out []uin
 }
 
 func ownersPackedCopy(s source, bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
-	ids, err := ownersPacked(s, "OwnersPacked", bytes, offsets, out)
+	ids, err := ownersPacked(s, "OwnersPacked", bytes, offsets, out, "")
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,12 @@ type FileError struct {
 	Message string // from the one parser every language shares
 }
 
-func (e *FileError) Error() string { return "longstraw: " + e.Op + ": " + e.Message }
+func (e *FileError) Error() string {
+	if e == nil {
+		return "longstraw: <nil *FileError>"
+	}
+	return "longstraw: " + e.Op + ": " + e.Message
+}
 
 // Unwrap returns ErrBadFile, for errors.Is.
 func (e *FileError) Unwrap() error { return ErrBadFile }
