@@ -1,9 +1,10 @@
 //! `longstraw_bounded`: bounded loads (SPEC.md §16) over a flat node set.
 
-use longstraw_set::{BoundedLoad, Options, OwnedLease, Placement};
+use longstraw_set::{BoundedLoad, OwnedLease};
 
 use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
-use crate::mode::flat_handle;
+use crate::mode::Snapshot;
+use crate::rendezvous::options;
 use crate::result::longstraw_result::{self, *};
 use crate::snapshot::longstraw_snapshot;
 
@@ -35,51 +36,25 @@ unsafe fn bounded<'a>(b: *const longstraw_bounded) -> FfiResult<&'a BoundedLoad>
 
 /// Creates an empty bounded-load set with balance factor `balance_factor`
 /// (`c`; 1.25 is the usual choice; it must be finite and at least
-/// 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+/// 1 + 2^-16). `seed`, `secret` (NULL for none, else
+/// `LONGSTRAW_SECRET_LEN` bytes for keyed placement, copied and never
+/// printed) and `placement` are as for `longstraw_rendezvous_new`.
 ///
 /// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_bounded_free`.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
-/// balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
-/// `LONGSTRAW_BACKEND_UNAVAILABLE`.
-///
-/// # Safety
-/// `out` must be NULL or valid for writing one pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_bounded_new(
-    seed: u64,
-    placement: u32,
-    balance_factor: f64,
-    out: *mut *mut longstraw_bounded,
-) -> longstraw_result {
-    boundary(|| {
-        let out = Out::new(out)?;
-        let options = Options {
-            seed,
-            placement: Placement::from_number(placement)?,
-            ..Options::default()
-        };
-        let set = BoundedLoad::new(std::iter::empty::<&[u8]>(), options, balance_factor)?;
-        let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_bounded>();
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(ptr) };
-        Ok(())
-    })
-}
-
-/// `longstraw_bounded_new` for keyed placement (keyed-v1, SPEC.md §15): the
-/// set hashes keys and node ids with SipHash-2-4 under the
-/// `LONGSTRAW_SECRET_LEN`-byte `secret` (copied; never printed).
-///
-/// Errors: those of `longstraw_bounded_new`, and `LONGSTRAW_INVALID_SECRET`
-/// (a secret that is not `LONGSTRAW_SECRET_LEN` bytes).
+/// balance factor), `LONGSTRAW_INVALID_SECRET`,
+/// `LONGSTRAW_CONFLICTING_OPTIONS` (a seed other than 0 with a secret),
+/// `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+/// Thread-safe.
 ///
 /// # Safety
 /// `secret` must be NULL or readable for `secret_len` bytes; `out` must be
 /// NULL or valid for writing one pointer.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_bounded_new_keyed(
+pub unsafe extern "C" fn longstraw_bounded_new(
+    seed: u64,
     secret: *const u8,
     secret_len: usize,
     placement: u32,
@@ -88,16 +63,8 @@ pub unsafe extern "C" fn longstraw_bounded_new_keyed(
 ) -> longstraw_result {
     boundary(|| {
         let out = Out::new(out)?;
-        if secret.is_null() {
-            return Err(longstraw_result::LONGSTRAW_NULL_ARGUMENT);
-        }
-        // SAFETY: non-null; readability of `secret_len` bytes is the caller's contract.
-        let bytes = unsafe { crate::boundary::in_slice(secret, secret_len)? };
-        let options = Options {
-            secret: Some(longstraw_set::Secret::from_bytes(bytes)?),
-            placement: Placement::from_number(placement)?,
-            ..Options::default()
-        };
+        // SAFETY: forwarded contract.
+        let options = unsafe { options(seed, secret, secret_len, placement)? };
         let set = BoundedLoad::new(std::iter::empty::<&[u8]>(), options, balance_factor)?;
         let ptr = Box::into_raw(Box::new(set)).cast::<longstraw_bounded>();
         // SAFETY: checked by Out::new; validity is this function's contract.
@@ -293,7 +260,7 @@ pub unsafe extern "C" fn longstraw_bounded_loads(
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             count_out.write(now.len());
-            snap_out.write(flat_handle(snap));
+            snap_out.write(Snapshot::Flat(snap).into_handle());
         }
         Ok(())
     })
@@ -309,8 +276,14 @@ mod tests {
         let mut b = std::ptr::null_mut();
         // SAFETY: every pointer below is a live local or a handle made here.
         unsafe {
-            assert_eq!(longstraw_bounded_new(0, 1, 1.0, &mut b), LONGSTRAW_INVALID_PARAMETER);
-            assert_eq!(longstraw_bounded_new(0, 1, 1.25, &mut b), LONGSTRAW_OK);
+            assert_eq!(
+                longstraw_bounded_new(0, std::ptr::null(), 0, 1, 1.0, &mut b),
+                LONGSTRAW_INVALID_PARAMETER
+            );
+            assert_eq!(
+                longstraw_bounded_new(0, std::ptr::null(), 0, 1, 1.25, &mut b),
+                LONGSTRAW_OK
+            );
             let (mut lease, mut id, mut id_len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
             assert_eq!(
                 longstraw_bounded_acquire(b, b"k".as_ptr(), 1, &mut lease, &mut id, &mut id_len),

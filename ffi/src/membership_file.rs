@@ -1,300 +1,130 @@
-//! Membership files (docs/MEMBERSHIP.md) from C: load a set, save a set or a
-//! snapshot.
+//! Membership files (docs/MEMBERSHIP.md) from C: load a set of whatever mode
+//! a file names, from a path or from bytes in memory, and save a set.
 //!
-//! Every call takes a caller-owned `message` buffer: on `LONGSTRAW_BAD_FILE`
-//! it receives the reason, naming the file, line and field, NUL-terminated
-//! and cut to `message_len` bytes. `(NULL, 0)` asks for no message.
+//! A failure is `LONGSTRAW_BAD_FILE`, with the reason (naming the file, the
+//! line and the field, never a secret) in `longstraw_last_error_message`.
 
 use std::ffi::{c_char, CStr};
 use std::path::PathBuf;
 
-use longstraw_membership::{Loaded, Membership, SecretSource};
-use longstraw_set::{Rendezvous, Skeleton, Table};
+use longstraw_membership::{Membership, SecretSource};
 
-use crate::boundary::{boundary, out_slice, FfiResult, Out};
+use crate::boundary::{boundary, in_slice, FfiResult, Out};
 use crate::held::{held, Held};
-use crate::mode::{longstraw_mode, view, View};
+use crate::mode::{membership_of, Rendezvous};
 use crate::rendezvous::longstraw_rendezvous;
 use crate::result::longstraw_result::{self, *};
-use crate::skeleton::longstraw_skeleton;
-use crate::snapshot::longstraw_snapshot;
-use crate::table::longstraw_table;
+use crate::result::record_message;
 
-/// Copies `text` into the caller's buffer, cut to fit, NUL-terminated.
-fn write_message(buf: &mut [u8], text: &str) {
-    let Some(room) = buf.len().checked_sub(1) else { return };
-    let n = text.len().min(room);
-    buf[..n].copy_from_slice(&text.as_bytes()[..n]);
-    buf[n] = 0;
+/// `LONGSTRAW_BAD_FILE`, with `e` as the message.
+fn bad(e: impl std::fmt::Display) -> longstraw_result {
+    record_message(e.to_string());
+    LONGSTRAW_BAD_FILE
 }
 
-/// The path as UTF-8.
-///
-/// # Safety
-/// `path` must be NULL or a NUL-terminated string.
-unsafe fn path_arg<'a>(path: *const c_char, message: &mut [u8]) -> FfiResult<&'a str> {
-    if path.is_null() {
-        return Err(LONGSTRAW_NULL_ARGUMENT);
-    }
-    // SAFETY: non-NULL and NUL-terminated by the caller's contract.
-    let text = unsafe { CStr::from_ptr(path) };
-    text.to_str().map_err(|_| {
-        write_message(message, "the path is not UTF-8");
-        LONGSTRAW_BAD_FILE
-    })
-}
-
-/// An optional NUL-terminated argument (a secret file path or an environment
-/// variable name) as UTF-8; NULL is `None`.
+/// A NUL-terminated UTF-8 argument (a path, an environment variable name);
+/// NULL is `None`.
 ///
 /// # Safety
 /// `text` must be NULL or a NUL-terminated string.
-unsafe fn optional_arg<'a>(text: *const c_char, what: &str, message: &mut [u8]) -> FfiResult<Option<&'a str>> {
+unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
     if text.is_null() {
         return Ok(None);
     }
     // SAFETY: non-NULL and NUL-terminated by the caller's contract.
     let text = unsafe { CStr::from_ptr(text) };
-    text.to_str().map(Some).map_err(|_| {
-        write_message(message, &format!("the {what} is not UTF-8"));
-        LONGSTRAW_BAD_FILE
-    })
+    text.to_str()
+        .map(Some)
+        .map_err(|_| bad(format!("the {what} is not UTF-8")))
 }
 
-fn bad(message: &mut [u8], e: impl std::fmt::Display) -> longstraw_result {
-    write_message(message, &e.to_string());
-    LONGSTRAW_BAD_FILE
-}
-
-/// Reads and builds a membership file, or writes why not. Also returns the
-/// secret source the file names (absolute, as the parser resolved it), which
-/// the set handle keeps for saving.
-fn load(path: &str, message: &mut [u8]) -> FfiResult<(Loaded, Option<SecretSource>)> {
-    let m = Membership::read(path).map_err(|e| bad(message, e))?;
+/// Builds the set a parsed membership describes and hands it to `out`, with
+/// the secret source it names made absolute (against the current folder), so
+/// that saving the set into another folder still names the same source.
+fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
     let set = m.build().map_err(|mut e| {
-        e.origin = path.to_string();
-        bad(message, e)
+        e.origin = origin.to_string();
+        bad(e)
     })?;
-    // The parser joins a relative secret file to the membership file's folder,
-    // which is itself relative when `path` is: made absolute here, so that a
-    // file saved into another folder still names the same secret file.
     let secret = match m.secret {
         Some(SecretSource::File(file)) if file.is_relative() => {
             Some(SecretSource::File(std::path::absolute(&file).unwrap_or(file)))
         }
         other => other,
     };
-    Ok((set, secret))
+    // SAFETY: checked by Out::new; validity is the caller's contract.
+    unsafe { out.write(Held::into_raw(Rendezvous::from(set), secret)) };
+    Ok(())
 }
 
-fn wrong_mode(message: &mut [u8], path: &str, found: &Loaded, wanted: &str) -> longstraw_result {
-    let found = match found {
-        Loaded::Flat(_) => "flat",
-        Loaded::Table(_) => "table",
-        Loaded::Skeleton(_) => "skeleton",
-    };
-    bad(
-        message,
-        format!("{path}: the file's mode is \"{found}\"; load it as a {found} set, not a {wanted}"),
-    )
-}
-
-/// The mode a membership file declares (`mode = ...`), after validating the whole file.
+/// Loads a membership file into a new node set of the mode the file names
+/// (`mode = "flat"`, `"table"` or `"skeleton"`; `longstraw_rendezvous_mode`
+/// tells which). The file may be a regular file or a pipe, read once. A keyed
+/// file's secret is read from the source it names (a relative `secret.file`
+/// is relative to the membership file's folder), and the set remembers that
+/// source for `longstraw_rendezvous_save_file`.
 ///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
-///
-/// # Safety
-/// `path` must be a NUL-terminated string, `mode` writable, and `message`
-/// NULL (with `message_len` 0) or writable for `message_len` bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_file_mode(
-    path: *const c_char,
-    mode: *mut longstraw_mode,
-    message: *mut c_char,
-    message_len: usize,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        let out = Out::new(mode)?;
-        // SAFETY: forwarded contract.
-        let path = unsafe { path_arg(path, message)? };
-        let m = Membership::read(path).map_err(|e| bad(message, e))?;
-        let value = match m.mode {
-            longstraw_membership::Mode::Flat => longstraw_mode::LONGSTRAW_MODE_FLAT,
-            longstraw_membership::Mode::Table { .. } => longstraw_mode::LONGSTRAW_MODE_TABLE,
-            longstraw_membership::Mode::Skeleton { .. } => longstraw_mode::LONGSTRAW_MODE_SKELETON,
-        };
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(value) };
-        Ok(())
-    })
-}
-
-/// Loads a flat membership file (`mode = "flat"`) into a new node set; free it
+/// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_rendezvous_free`.
 ///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (unreadable, bad
-/// TOML, an unknown field, an invalid or duplicate node, another mode; the
-/// message names the line and the field), `LONGSTRAW_BACKEND_UNAVAILABLE`.
+/// Errors: `LONGSTRAW_NULL_ARGUMENT` (path or out is NULL),
+/// `LONGSTRAW_BAD_FILE` (unreadable, not UTF-8, bad TOML, an unknown field,
+/// an invalid or duplicate node, an unreadable or malformed secret;
+/// `longstraw_last_error_message` names the file, the line and the field).
+/// Thread-safe.
 ///
 /// # Safety
-/// As `longstraw_file_mode`; `out` must be writable.
+/// `path` must be NULL or a NUL-terminated string; `out` must be NULL or
+/// valid for writing one pointer.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_load_file(
     path: *const c_char,
     out: *mut *mut longstraw_rendezvous,
-    message: *mut c_char,
-    message_len: usize,
 ) -> longstraw_result {
     boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
-        let path = unsafe { path_arg(path, message)? };
-        match load(path, message)? {
-            (Loaded::Flat(set), secret) => {
-                // SAFETY: checked by Out::new; validity is this function's contract.
-                unsafe { out.write(Held::loaded(set, secret).into_raw::<longstraw_rendezvous>()) };
-                Ok(())
-            }
-            (other, _) => Err(wrong_mode(message, path, &other, "flat set (longstraw_rendezvous)")),
-        }
+        let path = unsafe { text_arg(path, "path")? }.ok_or(LONGSTRAW_NULL_ARGUMENT)?;
+        let m = Membership::read(path).map_err(bad)?;
+        build(m, path, out)
     })
 }
 
-/// Loads a table membership file (`mode = "table"`); free the table with
-/// `longstraw_table_free`. Errors as `longstraw_rendezvous_load_file`.
+/// Loads the content of a membership file from memory (`data_len` bytes of
+/// UTF-8 at `data`, as `longstraw_rendezvous_load_file` reads them from a
+/// file) into a new node set of the mode it names. A relative `secret.file`
+/// in it is relative to the current working folder; `secret.env` names an
+/// environment variable, as in a file. Messages name the origin `<bytes>`.
+///
+/// On success `*out` receives a handle that the caller owns and must release
+/// with `longstraw_rendezvous_free`.
+///
+/// Errors: those of `longstraw_rendezvous_load_file`. Thread-safe.
 ///
 /// # Safety
-/// As `longstraw_rendezvous_load_file`.
+/// `data` must be NULL or point to `data_len` readable bytes; `out` must be
+/// NULL or valid for writing one pointer.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_table_load_file(
-    path: *const c_char,
-    out: *mut *mut longstraw_table,
-    message: *mut c_char,
-    message_len: usize,
+pub unsafe extern "C" fn longstraw_rendezvous_load_bytes(
+    data: *const u8,
+    data_len: usize,
+    out: *mut *mut longstraw_rendezvous,
 ) -> longstraw_result {
+    const ORIGIN: &str = "<bytes>";
     boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
-        let path = unsafe { path_arg(path, message)? };
-        match load(path, message)? {
-            (Loaded::Table(set), secret) => {
-                // SAFETY: checked by Out::new; validity is this function's contract.
-                unsafe { out.write(Held::loaded(set, secret).into_raw::<longstraw_table>()) };
-                Ok(())
-            }
-            (other, _) => Err(wrong_mode(message, path, &other, "table (longstraw_table)")),
-        }
+        let data = unsafe { in_slice(data, data_len)? };
+        let text = std::str::from_utf8(data).map_err(|_| bad(format!("{ORIGIN}: the membership text is not UTF-8")))?;
+        let m = Membership::parse(text, ORIGIN).map_err(bad)?;
+        build(m, ORIGIN, out)
     })
 }
 
-/// Loads a skeleton membership file (`mode = "skeleton"`); free it with
-/// `longstraw_skeleton_free`. Errors as `longstraw_rendezvous_load_file`.
-///
-/// # Safety
-/// As `longstraw_rendezvous_load_file`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_skeleton_load_file(
-    path: *const c_char,
-    out: *mut *mut longstraw_skeleton,
-    message: *mut c_char,
-    message_len: usize,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        let out = Out::new(out)?;
-        // SAFETY: forwarded contract.
-        let path = unsafe { path_arg(path, message)? };
-        match load(path, message)? {
-            (Loaded::Skeleton(set), secret) => {
-                // SAFETY: checked by Out::new; validity is this function's contract.
-                unsafe { out.write(Held::loaded(set, secret).into_raw::<longstraw_skeleton>()) };
-                Ok(())
-            }
-            (other, _) => Err(wrong_mode(message, path, &other, "skeleton (longstraw_skeleton)")),
-        }
-    })
-}
-
-/// Saves a snapshot of any mode as a membership file (written to a temporary
-/// file and renamed, so readers never see half a file). The file pins the
-/// seed, the placement version and the mode's shape: loading it gives the
-/// same placement.
-///
-/// A snapshot does not know where a keyed set's secret comes from, so saving
-/// a keyed snapshot fails (with a message saying so): save the set instead,
-/// with `longstraw_rendezvous_save_file` (or the table or skeleton one),
-/// which names the source.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write; a
-/// keyed snapshot).
-///
-/// # Safety
-/// `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_snapshot_save_file(
-    s: *const longstraw_snapshot,
-    path: *const c_char,
-    message: *mut c_char,
-    message_len: usize,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        // SAFETY: forwarded contract.
-        let snap = unsafe { view(s)? };
-        // SAFETY: forwarded contract.
-        let path = unsafe { path_arg(path, message)? };
-        let m = match snap {
-            View::Flat(f) => Membership::of_snapshot(f),
-            View::Table(t) => Membership::of_table(t),
-            View::Skeleton(k) => Membership::of_skeleton(k),
-        };
-        m.write(path).map_err(|e| bad(message, e))
-    })
-}
-
-/// Writes `m` to `path`, naming the secret source of a keyed membership:
-/// `secret_file` or `secret_env` when one is given (the rule and its messages
-/// are the membership crate's), else the source `remembered` from the file the
-/// set was loaded from.
-///
-/// # Safety
-/// `path` must be a NUL-terminated string; `secret_file` and `secret_env`
-/// NULL or NUL-terminated strings.
-unsafe fn save(
-    mut m: Membership,
-    remembered: Option<&SecretSource>,
-    path: *const c_char,
-    secret_file: *const c_char,
-    secret_env: *const c_char,
-    message: &mut [u8],
-) -> FfiResult {
-    // SAFETY: forwarded contract.
-    let (path, file, env) = unsafe {
-        (
-            path_arg(path, message)?,
-            optional_arg(secret_file, "secret file path", message)?,
-            optional_arg(secret_env, "secret environment variable name", message)?,
-        )
-    };
-    if let (Some(_), Some(source)) = (&m.secret, remembered) {
-        m.secret = Some(source.clone());
-    }
-    m.name_secret_source(file.map(PathBuf::from), env.map(str::to_string))
-        .map_err(|e| bad(message, e))?;
-    m.write(path).map_err(|e| bad(message, e))
-}
-
-/// Saves a flat node set's current membership as a membership file (written
-/// to a temporary file and renamed). The file pins the seed, the placement
-/// version and every node: loading it gives the same placement.
+/// Saves a node set's current membership as a membership file (written to a
+/// temporary file and renamed, so readers never see half a file). The file
+/// pins the mode and its shape, the seed, the placement version and every
+/// node: loading it gives the same placement.
 ///
 /// A keyed set's file names where its secret comes from, never the secret:
 /// - `secret_file` (a path; a relative one is read relative to the saved
@@ -309,78 +139,35 @@ unsafe fn save(
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT` (`r` or `path` is NULL),
 /// `LONGSTRAW_BAD_FILE` (cannot write; no, two or an empty secret source; a
-/// source for an unkeyed set; with a message).
+/// source for an unkeyed set; `longstraw_last_error_message` says which).
+/// Thread-safe (concurrent saves to one path leave one whole file).
 ///
 /// # Safety
-/// `r` must be NULL or a live handle; `path` NULL or a NUL-terminated string;
-/// `secret_file` and `secret_env` NULL or NUL-terminated strings; `message`
-/// NULL (with `message_len` 0) or writable for `message_len` bytes.
+/// `r` must be NULL or a live handle; `path`, `secret_file` and `secret_env`
+/// must be NULL or NUL-terminated strings.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_save_file(
     r: *const longstraw_rendezvous,
     path: *const c_char,
     secret_file: *const c_char,
     secret_env: *const c_char,
-    message: *mut c_char,
-    message_len: usize,
 ) -> longstraw_result {
     boundary(|| {
         // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        // SAFETY: forwarded contract.
-        let h = unsafe { held::<longstraw_rendezvous, Rendezvous>(r)? };
-        let m = Membership::of_snapshot(&h.set.snapshot());
-        // SAFETY: forwarded contract.
-        unsafe { save(m, h.secret.as_ref(), path, secret_file, secret_env, message) }
-    })
-}
-
-/// Saves a partition table's current membership and shape, as
-/// `longstraw_rendezvous_save_file` (the same secret source rules).
-///
-/// # Safety
-/// As `longstraw_rendezvous_save_file`, with `t` a table handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_table_save_file(
-    t: *const longstraw_table,
-    path: *const c_char,
-    secret_file: *const c_char,
-    secret_env: *const c_char,
-    message: *mut c_char,
-    message_len: usize,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        // SAFETY: forwarded contract.
-        let h = unsafe { held::<longstraw_table, Table>(t)? };
-        let m = Membership::of_table(&h.set.snapshot());
-        // SAFETY: forwarded contract.
-        unsafe { save(m, h.secret.as_ref(), path, secret_file, secret_env, message) }
-    })
-}
-
-/// Saves a skeleton's current membership and shape, as
-/// `longstraw_rendezvous_save_file` (the same secret source rules).
-///
-/// # Safety
-/// As `longstraw_rendezvous_save_file`, with `sk` a skeleton handle.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_skeleton_save_file(
-    sk: *const longstraw_skeleton,
-    path: *const c_char,
-    secret_file: *const c_char,
-    secret_env: *const c_char,
-    message: *mut c_char,
-    message_len: usize,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let message = unsafe { out_slice(message.cast::<u8>(), message_len)? };
-        // SAFETY: forwarded contract.
-        let h = unsafe { held::<longstraw_skeleton, Skeleton>(sk)? };
-        let m = Membership::of_skeleton(&h.set.snapshot());
-        // SAFETY: forwarded contract.
-        unsafe { save(m, h.secret.as_ref(), path, secret_file, secret_env, message) }
+        let (h, path, file, env) = unsafe {
+            (
+                held(r)?,
+                text_arg(path, "path")?.ok_or(LONGSTRAW_NULL_ARGUMENT)?,
+                text_arg(secret_file, "secret file path")?,
+                text_arg(secret_env, "secret environment variable name")?,
+            )
+        };
+        let mut m = membership_of(&h.set.snapshot());
+        if let (Some(_), Some(source)) = (&m.secret, &h.secret) {
+            m.secret = Some(source.clone());
+        }
+        m.name_secret_source(file.map(PathBuf::from), env.map(str::to_string))
+            .map_err(bad)?;
+        m.write(path).map_err(bad)
     })
 }

@@ -1,103 +1,308 @@
-//! `longstraw_rendezvous`: the mutable, shareable node set.
+//! `longstraw_rendezvous`: the mutable, shareable node set, in any placement
+//! mode. One family of functions serves every mode; only the constructors
+//! differ.
 
-use longstraw_set::{Options, Placement, Rendezvous};
+use longstraw::PackedKeys;
+use longstraw_set::{Balance, Options, Placement, Secret, SkeletonShape};
 
-use crate::boundary::{boundary, FfiResult, Out};
+use crate::boundary::{boundary, in_slice, FfiResult, Out};
 use crate::held::{free, held, Held};
-use crate::members;
-use crate::result::longstraw_result;
+use crate::lengths::{id_arg, label_arg};
+use crate::mode::{longstraw_mode, view, ModeOptions, Rendezvous, SkeletonOptions, TableOptions, Update};
+use crate::result::longstraw_result::{self, *};
 use crate::snapshot::longstraw_snapshot;
 
-/// A node set that any number of threads may use at once.
+/// The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
+pub const LONGSTRAW_SECRET_LEN: usize = 16;
+
+/// Lets longstraw choose a table's partition bits, or a skeleton's fan-out
+/// bits and levels, from the node count at creation
+/// (`longstraw_rendezvous_new_table`, `longstraw_rendezvous_new_skeleton`).
+pub const LONGSTRAW_AUTO: u8 = 255;
+
+/// The most partition bits a table may have (2^24 partitions).
+pub const LONGSTRAW_MAX_PARTITION_BITS: u8 = 24;
+
+/// The most nodes a table stores per partition.
+pub const LONGSTRAW_MAX_REPLICAS: usize = 32;
+
+/// A `longstraw_rendezvous_new_table` flag: each partition's stored nodes are
+/// at most one per failure domain, so `longstraw_snapshot_top_k_distinct` up
+/// to the table's replicas is the O(1) read (and `longstraw_snapshot_top_k`
+/// the O(n) one). Placement is the same either way.
+pub const LONGSTRAW_TABLE_DISTINCT_DOMAINS: u32 = 1;
+
+/// A node set of any placement mode that any number of threads may use at
+/// once.
 ///
-/// Create it with `longstraw_rendezvous_new`, change its membership with
-/// `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
-/// `_add_batch_in_domains`, `_remove`, `_set_weight` and `_set_domain`,
-/// and look keys up on an immutable `longstraw_snapshot` taken with
-/// `longstraw_rendezvous_snapshot`. Every function except
-/// `longstraw_rendezvous_free` may be called concurrently from any thread on
-/// the same handle: changes are serialised inside, and each one is published
-/// atomically (a snapshot sees all of a change or none of it).
+/// Create it with `longstraw_rendezvous_new` (flat), `_new_table`,
+/// `_new_skeleton`, `_load_file` or `_load_bytes`; change its membership
+/// with `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
+/// `_remove`, `_set_weight` and `_set_domain`; and look keys up on an
+/// immutable `longstraw_snapshot` taken with `longstraw_rendezvous_snapshot`,
+/// which places keys by the set's mode (`longstraw_rendezvous_mode`).
+/// Every function except `longstraw_rendezvous_free` may be called
+/// concurrently from any thread on the same handle: changes are serialised
+/// inside, and each one is published atomically (a snapshot sees all of a
+/// change or none of it). A set's mode and shape never change.
 pub struct longstraw_rendezvous {
     _private: [u8; 0],
 }
 
 /// # Safety
-/// `r` must be NULL or a live handle from `longstraw_rendezvous_new`.
-pub(crate) unsafe fn set<'a>(r: *const longstraw_rendezvous) -> FfiResult<&'a Rendezvous> {
-    // SAFETY: forwarded contract; rendezvous handles are Box<Held<Rendezvous>>.
-    Ok(unsafe { &held::<longstraw_rendezvous, Rendezvous>(r)?.set })
+/// `r` must be NULL or a live handle.
+unsafe fn set<'a>(r: *const longstraw_rendezvous) -> FfiResult<&'a Rendezvous> {
+    // SAFETY: forwarded contract.
+    Ok(unsafe { &held(r)?.set })
 }
 
-/// Creates an empty node set.
+/// The set-wide options from C: a seed of 0 is "no seed"; a NULL secret is
+/// "no secret" (then `secret_len` must be 0), any other pointer is a secret
+/// of `secret_len` bytes, checked by the set.
 ///
-/// `seed` changes every placement (0 is a fine default; all users of one
-/// cluster must agree on it). `placement` is the placement version, normally
+/// # Safety
+/// `secret` must be NULL or point to `secret_len` readable bytes.
+pub(crate) unsafe fn options(seed: u64, secret: *const u8, secret_len: usize, placement: u32) -> FfiResult<Options> {
+    let secret = if secret.is_null() {
+        if secret_len != 0 {
+            return Err(LONGSTRAW_NULL_ARGUMENT);
+        }
+        None
+    } else {
+        // SAFETY: readability of `secret_len` bytes is the caller's contract.
+        let bytes = unsafe { in_slice(secret, secret_len)? };
+        Some(Secret::from_bytes(bytes)?)
+    };
+    Ok(Options {
+        seed,
+        secret,
+        placement: Placement::from_number(placement)?,
+        ..Options::default()
+    })
+}
+
+/// Builds a set of `mode` over the membership of the snapshot `members` and
+/// hands it to `out`.
+///
+/// # Safety
+/// `members` must be NULL or a live snapshot; `out` NULL or writable.
+unsafe fn new_from(
+    members: *const longstraw_snapshot,
+    mode: impl FnOnce() -> FfiResult<ModeOptions>,
+    out: *mut *mut longstraw_rendezvous,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let members = unsafe { view(members)? };
+        let out = Out::new(out)?;
+        let nodes = members.nodes().map(|n| (n.id(), n.weight(), n.domain()));
+        let set = Rendezvous::new(nodes, members.options(), mode()?)?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(Held::into_raw(set, None)) };
+        Ok(())
+    })
+}
+
+/// Creates an empty flat node set: flat rendezvous hashing, where every node
+/// races for every key (`LONGSTRAW_MODE_FLAT`).
+///
+/// Hashing is chosen by `seed` and `secret`:
+/// - `secret` NULL (and `secret_len` 0): placement v1 under `seed`. The seed
+///   changes every placement (0 is a fine default; all users of one cluster
+///   must agree on it).
+/// - `secret` not NULL: keyed placement (keyed-v1): keys and node ids are
+///   hashed with SipHash-2-4 under the secret, so whoever chooses keys cannot
+///   steer them onto one node. Use it when keys come from users. The secret
+///   is `secret_len` bytes, exactly `LONGSTRAW_SECRET_LEN` (16) uniformly
+///   random ones, copied and never returned, logged or put in a message.
+///   A keyed set has no seed: `seed` must be 0.
+///
+/// `placement` is the placement version, normally
 /// `LONGSTRAW_PLACEMENT_VERSION` (1); pin it so that an upgrade of longstraw
 /// never moves keys. The kernel is chosen from the CPU, or from the
 /// `LONGSTRAW_BACKEND` environment variable (scalar, sse2, avx2, avx512, neon
-/// or auto) when it is set; it never changes placement.
+/// or auto) when it is set; it never changes placement. Tables and skeletons
+/// built from this set's snapshots inherit its seed or secret and placement.
 ///
 /// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_rendezvous_free`.
 ///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL),
-/// `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+/// Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL, or a NULL secret with a
+/// non-zero length), `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_CONFLICTING_OPTIONS`
+/// (a seed other than 0 with a secret), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+/// `LONGSTRAW_BACKEND_UNAVAILABLE`. Thread-safe.
 ///
 /// # Safety
-/// `out` must be NULL or valid for writing one pointer.
+/// `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
+/// be NULL or valid for writing one pointer.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_new(
     seed: u64,
+    secret: *const u8,
+    secret_len: usize,
     placement: u32,
     out: *mut *mut longstraw_rendezvous,
 ) -> longstraw_result {
     boundary(|| {
         let out = Out::new(out)?;
-        let placement = Placement::from_number(placement)?;
-        let options = Options {
-            seed,
-            placement,
-            ..Options::default()
-        };
-        let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options)?;
-        let ptr = Held::new(set).into_raw::<longstraw_rendezvous>();
+        // SAFETY: forwarded contract.
+        let options = unsafe { options(seed, secret, secret_len, placement)? };
+        let set = Rendezvous::new(std::iter::empty(), options, ModeOptions::Flat)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(ptr) };
+        unsafe { out.write(Held::into_raw(set, None)) };
         Ok(())
     })
+}
+
+/// Creates a partition table (`LONGSTRAW_MODE_TABLE`, SPEC.md section 10)
+/// over the membership of `members`, a snapshot of any mode: its nodes in the
+/// same index order, their weights and domain labels, and its seed or secret,
+/// placement version and kernel. The table does not depend on `members`
+/// afterwards. To start empty, take the snapshot of an empty set made with
+/// `longstraw_rendezvous_new`.
+///
+/// Keys map to `2^partition_bits` partitions by the top bits of their key
+/// hash; each partition's nodes are ranked by HRW of the partition number,
+/// and lookups are a table read. Removing a node moves exactly its
+/// partitions; adding one moves only the partitions it wins.
+///
+/// - `partition_bits`: 0 to `LONGSTRAW_MAX_PARTITION_BITS`, or
+///   `LONGSTRAW_AUTO` for `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node
+///   count now (pass it explicitly for a fleet that starts small and grows).
+/// - `replicas`: nodes stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`;
+///   `top_k` up to this many is a table read, longer lists rank the
+///   partition over every node).
+/// - `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
+/// - `balance`: 0.0 for a plain table; 1.0 to 4.0 (held to millionths) for a
+///   balanced one (SPEC.md section 17): at each replica rank no node holds
+///   more than `ceil(balance * P * w_i / W)` partitions. Lookups on a
+///   balanced table read the stored ranks only (`longstraw_snapshot_top_k`
+///   and `_rank` return at most `replicas` nodes), and every change places
+///   every partition again.
+///
+/// Building ranks every partition over every node (P * n pair scores, on all
+/// cores); a table is meant for up to about 10^4 nodes.
+///
+/// On success `*out` receives a handle that the caller owns and must release
+/// with `longstraw_rendezvous_free`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+/// replicas or balance out of range, NaN included, or unknown flags),
+/// `LONGSTRAW_CONFLICTING_OPTIONS` (a balance with
+/// `LONGSTRAW_TABLE_DISTINCT_DOMAINS`; `longstraw_last_error_message` says
+/// so), `LONGSTRAW_OUT_OF_MEMORY`. Thread-safe.
+///
+/// # Safety
+/// `members` must be NULL or a live snapshot; `out` must be NULL or valid
+/// for writing one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_new_table(
+    members: *const longstraw_snapshot,
+    partition_bits: u8,
+    replicas: usize,
+    flags: u32,
+    balance: f64,
+    out: *mut *mut longstraw_rendezvous,
+) -> longstraw_result {
+    let mode = || {
+        if flags & !LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0 {
+            return Err(LONGSTRAW_INVALID_PARAMETER);
+        }
+        Ok(ModeOptions::Table(TableOptions {
+            partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
+            replicas,
+            distinct_domains: flags & LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
+            // Exactly 0.0 is "no balance"; anything else (NaN included) is checked by the set.
+            balance: if balance == 0.0 {
+                None
+            } else {
+                Some(Balance::new(balance)?)
+            },
+        }))
+    };
+    // SAFETY: forwarded contract.
+    unsafe { new_from(members, mode, out) }
+}
+
+/// Creates a skeleton (`LONGSTRAW_MODE_SKELETON`, SPEC.md section 11) over
+/// the membership of `members`, as `longstraw_rendezvous_new_table` does.
+///
+/// Nodes sit at the leaves of a virtual tree (a pure function of the node
+/// ids, weights and seed) with `2^fanout_bits` children per group and
+/// `levels` levels of groups; a lookup races the children level by level,
+/// weighted by subtree weight, in O(fan-out * levels + leaf size). Its
+/// placement differs from flat HRW's unless `levels` is 0; each change
+/// rebuilds the tree.
+///
+/// `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and
+/// `levels` (0 to 5) fix the tree's shape; pass `LONGSTRAW_AUTO` for both to
+/// pick the shallowest tree whose leaf groups average at most 64 nodes for
+/// the node count now (flat up to 256 nodes). Deeper trees look up faster
+/// and move more keys on a change (BENCHMARKS.md).
+///
+/// On success `*out` receives a handle that the caller owns and must release
+/// with `longstraw_rendezvous_free`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
+/// out of range, or `LONGSTRAW_AUTO` for only one of the two). Thread-safe.
+///
+/// # Safety
+/// `members` must be NULL or a live snapshot; `out` must be NULL or valid
+/// for writing one pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_new_skeleton(
+    members: *const longstraw_snapshot,
+    fanout_bits: u8,
+    levels: u8,
+    out: *mut *mut longstraw_rendezvous,
+) -> longstraw_result {
+    let mode = || {
+        let shape = match (fanout_bits == LONGSTRAW_AUTO, levels == LONGSTRAW_AUTO) {
+            (true, true) => None,
+            (false, false) => Some(SkeletonShape::new(fanout_bits, levels)?),
+            _ => return Err(LONGSTRAW_INVALID_PARAMETER),
+        };
+        Ok(ModeOptions::Skeleton(SkeletonOptions { shape }))
+    };
+    // SAFETY: forwarded contract.
+    unsafe { new_from(members, mode, out) }
 }
 
 /// Releases a node set. `NULL` is ignored.
 ///
 /// Snapshots taken from it stay valid: each is released separately with
 /// `longstraw_snapshot_free`. No other call may use `r` during or after this
-/// one.
+/// one (the one function that is not thread-safe on its handle).
 ///
 /// # Safety
-/// `r` must be NULL or a live handle from `longstraw_rendezvous_new`, not used
-/// again afterwards.
+/// `r` must be NULL or a live handle, not used again afterwards.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_free(r: *mut longstraw_rendezvous) {
     // A panic while dropping would be a bug; swallowing it leaks at worst.
     let _ = boundary(|| {
-        // SAFETY: `r` is NULL or came from Held::into_raw in a constructor,
-        // and the caller gives up its last use of it here.
-        unsafe { free::<longstraw_rendezvous, Rendezvous>(r) };
+        // SAFETY: `r` is NULL or came from Held::into_raw, and the caller
+        // gives up its last use of it here.
+        unsafe { free(r) };
         Ok(())
     });
 }
 
+/// A domain label from C: length 0 means no label.
+fn label(bytes: &[u8]) -> Option<&[u8]> {
+    (!bytes.is_empty()).then_some(bytes)
+}
+
 /// Adds one node with the given weight (1.0 is the usual weight; 0 adds it
-/// drained, owning no keys).
+/// drained, owning no keys). A table re-ranks only the partitions the node
+/// wins; a skeleton rebuilds its tree (O(n log n)).
 ///
 /// `id` points to `id_len` bytes (any bytes, 1 to 65535 of them); they are
 /// copied.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_NODE_ID`,
 /// `LONGSTRAW_INVALID_WEIGHT`, `LONGSTRAW_DUPLICATE_NODE`,
-/// `LONGSTRAW_HASH_COLLISION`, `LONGSTRAW_TOO_MANY_NODES`. On error the set is
-/// unchanged.
+/// `LONGSTRAW_HASH_COLLISION`, `LONGSTRAW_TOO_MANY_NODES`,
+/// `LONGSTRAW_OUT_OF_MEMORY`. On error the set is unchanged. Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
@@ -110,37 +315,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_add(
     weight: f64,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { members::add(set(r), id, id_len, weight, std::ptr::null(), 0) }
-}
-
-/// Adds several nodes as one change: a snapshot sees all of them or none,
-/// and on error none is added.
-///
-/// The ids use the packed layout: node `i`'s id is
-/// `ids[offsets[i] .. offsets[i + 1]]`, so `offsets` has one more entry than
-/// there are nodes (`offsets_len` = nodes + 1; `(NULL, 0)` or a single offset
-/// means no nodes). Offsets must not decrease and must not exceed `ids_len`.
-/// `weights` holds one weight per node, or is `(NULL, 0)` for weight 1 each.
-///
-/// Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_BAD_OFFSETS`,
-/// `LONGSTRAW_MISALIGNED_POINTER` and `LONGSTRAW_LENGTH_MISMATCH` (weights
-/// given but not one per node).
-///
-/// # Safety
-/// `r` must be NULL or a live handle; each array must be NULL or point to its
-/// stated number of readable elements.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_add_batch(
-    r: *mut longstraw_rendezvous,
-    ids: *const u8,
-    ids_len: usize,
-    offsets: *const u64,
-    offsets_len: usize,
-    weights: *const f64,
-    weights_len: usize,
-) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::add_batch(set(r), ids, ids_len, offsets, offsets_len, weights, weights_len, None) }
+    unsafe { longstraw_rendezvous_add_in_domain(r, id, id_len, weight, std::ptr::null(), 0) }
 }
 
 /// Adds one node in a failure domain (a rack, a zone): see
@@ -148,7 +323,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_batch(
 /// bytes (1 to 65535, copied; any bytes); a label of length 0 means no label,
 /// as with `longstraw_rendezvous_add`. Nodes with equal labels share a domain.
 ///
-/// Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_INVALID_DOMAIN`.
+/// Errors: those of `longstraw_rendezvous_add`, plus
+/// `LONGSTRAW_INVALID_DOMAIN`. On error the set is unchanged. Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
@@ -162,23 +338,49 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_in_domain(
     domain: *const u8,
     domain_len: usize,
 ) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::add(set(r), id, id_len, weight, domain, domain_len) }
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (set, id, domain) = unsafe {
+            (
+                set(r)?,
+                id_arg(id, id_len, LONGSTRAW_INVALID_NODE_ID)?,
+                label_arg(domain, domain_len)?,
+            )
+        };
+        match label(domain) {
+            Some(d) => set.add_in_domain(id, weight, d)?,
+            None => set.add(id, weight)?,
+        }
+        Ok(())
+    })
 }
 
-/// `longstraw_rendezvous_add_batch` with a failure domain label per node:
-/// node `i`'s label is `domains[domain_offsets[i] .. domain_offsets[i + 1]]`
-/// (the packed layout again, one label per node; an empty label means none).
+/// Adds several nodes as one change: a snapshot sees all of them or none,
+/// and on error none is added.
 ///
-/// Errors: those of `longstraw_rendezvous_add_batch`, plus
-/// `LONGSTRAW_INVALID_DOMAIN` and `LONGSTRAW_LENGTH_MISMATCH` (not one label
-/// per node). On error no node is added.
+/// The ids use the packed layout: node `i`'s id is
+/// `ids[offsets[i] .. offsets[i + 1]]`, so `offsets` has one more entry than
+/// there are nodes (`offsets_len` = nodes + 1; `(NULL, 0)` or a single offset
+/// means no nodes). Offsets must not decrease and must not exceed `ids_len`.
+/// `weights` holds one weight per node, or is `(NULL, 0)` for weight 1 each.
+/// `domains` and `domain_offsets` give one failure domain label per node in
+/// the same packed layout (an empty label means none), or are both
+/// `(NULL, 0)` for no labels.
+///
+/// A table inserts each node into its rows incrementally: for a large initial
+/// membership, `longstraw_rendezvous_new_table` over a flat set's snapshot
+/// (one parallel build) is much faster. A skeleton rebuilds its tree once.
+///
+/// Errors: those of `longstraw_rendezvous_add_in_domain`, plus
+/// `LONGSTRAW_BAD_OFFSETS`, `LONGSTRAW_MISALIGNED_POINTER` and
+/// `LONGSTRAW_LENGTH_MISMATCH` (weights or labels given but not one per
+/// node). Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; each array must be NULL or point to its
 /// stated number of readable elements.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_add_batch_in_domains(
+pub unsafe extern "C" fn longstraw_rendezvous_add_batch(
     r: *mut longstraw_rendezvous,
     ids: *const u8,
     ids_len: usize,
@@ -191,17 +393,91 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_batch_in_domains(
     domain_offsets: *const u64,
     domain_offsets_len: usize,
 ) -> longstraw_result {
-    let labels = Some((domains, domains_len, domain_offsets, domain_offsets_len));
-    // SAFETY: forwarded contract.
-    unsafe { members::add_batch(set(r), ids, ids_len, offsets, offsets_len, weights, weights_len, labels) }
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (set, ids, offsets, weights, domains, domain_offsets) = unsafe {
+            (
+                set(r)?,
+                in_slice(ids, ids_len)?,
+                in_slice(offsets, offsets_len)?,
+                in_slice(weights, weights_len)?,
+                in_slice(domains, domains_len)?,
+                in_slice(domain_offsets, domain_offsets_len)?,
+            )
+        };
+        let ids = PackedKeys::new(ids, offsets)?;
+        let labels = if domains.is_empty() && domain_offsets.is_empty() {
+            None
+        } else {
+            Some(PackedKeys::new(domains, domain_offsets)?)
+        };
+        let n = ids.len();
+        if (!weights.is_empty() && weights.len() != n) || labels.as_ref().is_some_and(|d| d.len() != n) {
+            return Err(LONGSTRAW_LENGTH_MISMATCH);
+        }
+        Ok(set.update(|u: &mut dyn Update| {
+            for (i, id) in ids.iter().enumerate() {
+                let weight = weights.get(i).copied().unwrap_or(1.0);
+                match labels.as_ref().and_then(|d| label(d.get(i).unwrap_or_default())) {
+                    Some(d) => u.add_in_domain(id, weight, d)?,
+                    None => u.add(id, weight)?,
+                }
+            }
+            Ok(())
+        })?)
+    })
+}
+
+/// Removes the node with this id. Keys it owned move to their next-ranked
+/// node; no other key moves (a table moves exactly its partitions).
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`. Thread-safe.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
+/// readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_remove(
+    r: *mut longstraw_rendezvous,
+    id: *const u8,
+    id_len: usize,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (set, id) = unsafe { (set(r)?, id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)?) };
+        Ok(set.remove(id)?)
+    })
+}
+
+/// Changes a node's weight. 0 drains it: it keeps its place but owns no keys.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_WEIGHT`,
+/// `LONGSTRAW_UNKNOWN_NODE`. Thread-safe.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
+/// readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_set_weight(
+    r: *mut longstraw_rendezvous,
+    id: *const u8,
+    id_len: usize,
+    weight: f64,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (set, id) = unsafe { (set(r)?, id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)?) };
+        Ok(set.set_weight(id, weight)?)
+    })
 }
 
 /// Sets a node's failure domain label; a label of length 0 (`(NULL, 0)`)
 /// clears it, making the node a domain of its own. Only the replicas that
-/// `longstraw_snapshot_top_k_distinct` picks can change.
+/// `longstraw_snapshot_top_k_distinct` picks can change (a table made with
+/// `LONGSTRAW_TABLE_DISTINCT_DOMAINS` rebuilds its rows).
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
-/// `LONGSTRAW_INVALID_DOMAIN`.
+/// `LONGSTRAW_INVALID_DOMAIN`. Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
@@ -214,60 +490,62 @@ pub unsafe extern "C" fn longstraw_rendezvous_set_domain(
     domain: *const u8,
     domain_len: usize,
 ) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::set_domain(set(r), id, id_len, domain, domain_len) }
-}
-
-/// Removes the node with this id. Keys it owned move to their next-ranked
-/// node; no other key moves.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
-///
-/// # Safety
-/// `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
-/// readable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_remove(
-    r: *mut longstraw_rendezvous,
-    id: *const u8,
-    id_len: usize,
-) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::remove(set(r), id, id_len) }
-}
-
-/// Changes a node's weight. 0 drains it: it keeps its place but owns no keys.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_WEIGHT`,
-/// `LONGSTRAW_UNKNOWN_NODE`.
-///
-/// # Safety
-/// `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
-/// readable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_set_weight(
-    r: *mut longstraw_rendezvous,
-    id: *const u8,
-    id_len: usize,
-    weight: f64,
-) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::set_weight(set(r), id, id_len, weight) }
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (set, id, domain) = unsafe {
+            (
+                set(r)?,
+                id_arg(id, id_len, LONGSTRAW_UNKNOWN_NODE)?,
+                label_arg(domain, domain_len)?,
+            )
+        };
+        Ok(set.set_domain(id, label(domain))?)
+    })
 }
 
 /// Writes the number of nodes (drained ones included) to `*out`.
 ///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_rendezvous_len(r: *const longstraw_rendezvous, out: *mut usize) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::len(set(r), out) }
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let set = unsafe { set(r)? };
+        let out = Out::new(out)?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(set.len()) };
+        Ok(())
+    })
 }
 
-/// Takes the current membership as an immutable snapshot, for lookups.
+/// Writes how the set places keys to `*mode`: `LONGSTRAW_MODE_FLAT`,
+/// `LONGSTRAW_MODE_TABLE` or `LONGSTRAW_MODE_SKELETON`. A set's mode never
+/// changes; a membership file names it (`longstraw_rendezvous_load_file`).
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `mode` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_mode(
+    r: *const longstraw_rendezvous,
+    mode: *mut longstraw_mode,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let set = unsafe { set(r)? };
+        let out = Out::new(mode)?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(set.mode()) };
+        Ok(())
+    })
+}
+
+/// Takes the current membership as an immutable snapshot, for lookups, in
+/// the set's mode.
 ///
 /// Taking a snapshot is cheap (a reference-count increment) and never waits
 /// for writers. Later changes to `r` do not affect it, so node indices and id
@@ -275,7 +553,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_len(r: *const longstraw_rendezvous
 /// `longstraw_snapshot_free`, even if the node is removed from `r` meanwhile
 /// or `r` itself is freed.
 ///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
 ///
 /// # Safety
 /// `r` must be NULL or a live handle; `out` must be NULL or writable.
@@ -284,6 +562,25 @@ pub unsafe extern "C" fn longstraw_rendezvous_snapshot(
     r: *const longstraw_rendezvous,
     out: *mut *const longstraw_snapshot,
 ) -> longstraw_result {
-    // SAFETY: forwarded contract.
-    unsafe { members::snapshot(set(r), out) }
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let set = unsafe { set(r)? };
+        let out = Out::new(out)?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(set.snapshot().into_handle()) };
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_limits_match_the_core() {
+        assert_eq!(LONGSTRAW_MAX_PARTITION_BITS, longstraw::MAX_PARTITION_BITS);
+        assert_eq!(LONGSTRAW_MAX_REPLICAS, longstraw::MAX_REPLICAS);
+        assert_eq!(LONGSTRAW_SECRET_LEN, longstraw_set::SECRET_LEN);
+        const { assert!(LONGSTRAW_AUTO > LONGSTRAW_MAX_PARTITION_BITS && LONGSTRAW_AUTO > longstraw::skeleton::MAX_LEVELS) };
+    }
 }

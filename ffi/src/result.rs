@@ -66,22 +66,26 @@ pub enum longstraw_result {
     LONGSTRAW_INVALID_PARAMETER = 18,
     /// A failure domain label was longer than 65535 bytes.
     LONGSTRAW_INVALID_DOMAIN = 19,
-    /// A membership file could not be read, parsed, validated or written, or
-    /// holds another mode than the call loads; the message buffer of the
-    /// call names the line and the field (docs/MEMBERSHIP.md).
+    /// A membership file could not be read, parsed, validated or written;
+    /// `longstraw_last_error_message` names the file, the line and the field
+    /// (docs/MEMBERSHIP.md).
     LONGSTRAW_BAD_FILE = 20,
     /// A keyed-v1 secret was not exactly `LONGSTRAW_SECRET_LEN` (16) bytes.
     LONGSTRAW_INVALID_SECRET = 21,
     /// Two options that cannot be used together were given (for example a
-    /// balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`);
-    /// `longstraw_last_error_message` says which.
+    /// balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`, or a seed and a
+    /// secret); `longstraw_last_error_message` says which.
     LONGSTRAW_CONFLICTING_OPTIONS = 22,
+    /// A call that needs one placement mode (such as
+    /// `longstraw_snapshot_partition`, which needs a table) was given a
+    /// snapshot of another mode; `longstraw_last_error_message` says which.
+    LONGSTRAW_WRONG_MODE = 23,
 }
 
 use longstraw_result::*;
 
 /// Every code, in numeric order.
-const ALL_CODES: [longstraw_result; 23] = [
+const ALL_CODES: [longstraw_result; 24] = [
     LONGSTRAW_OK,
     LONGSTRAW_NULL_ARGUMENT,
     LONGSTRAW_MISALIGNED_POINTER,
@@ -105,6 +109,7 @@ const ALL_CODES: [longstraw_result; 23] = [
     LONGSTRAW_BAD_FILE,
     LONGSTRAW_INVALID_SECRET,
     LONGSTRAW_CONFLICTING_OPTIONS,
+    LONGSTRAW_WRONG_MODE,
 ];
 
 impl longstraw_result {
@@ -145,10 +150,13 @@ impl longstraw_result {
                 "invalid parameter: a partition-table, skeleton or bounded-load parameter is out of its documented range\0"
             }
             LONGSTRAW_INVALID_DOMAIN => "invalid domain label: labels are 1 to 65535 bytes (length 0 means no label)\0",
-            LONGSTRAW_BAD_FILE => "bad membership file: see the message the call wrote for the line and the field\0",
+            LONGSTRAW_BAD_FILE => "bad membership file: longstraw_last_error_message names the line and the field\0",
             LONGSTRAW_INVALID_SECRET => "invalid secret: a keyed-v1 secret is exactly 16 bytes (128 bits)\0",
             LONGSTRAW_CONFLICTING_OPTIONS => {
                 "conflicting options: two options that cannot be used together were given (longstraw_last_error_message says which)\0"
+            }
+            LONGSTRAW_WRONG_MODE => {
+                "wrong mode: this call needs a set of another placement mode (longstraw_last_error_message says which)\0"
             }
         }
     }
@@ -159,7 +167,7 @@ impl From<Error> for longstraw_result {
         // The set's own words, for longstraw_last_error_message. Core errors
         // (the only ones a lookup can fail with) say no more than their code,
         // so lookups never allocate a message.
-        if !matches!(e, Error::Core(_)) {
+        if !matches!(e, Error::Core(_)) || matches!(e, Error::Core(longstraw::Error::SeedWithSecret)) {
             record_message(e.to_string());
         }
         match e {
@@ -196,8 +204,7 @@ impl From<longstraw::Error> for longstraw_result {
             // Node storage is sorted by the set, never by the caller: unsorted input is a bug here.
             E::NodesNotSorted { .. } => LONGSTRAW_INTERNAL_ERROR,
             E::BadSecretLength { .. } => LONGSTRAW_INVALID_SECRET,
-            // The C constructors take a seed or a secret, never both.
-            E::SeedWithSecret => LONGSTRAW_INTERNAL_ERROR,
+            E::SeedWithSecret => LONGSTRAW_CONFLICTING_OPTIONS,
         }
     }
 }

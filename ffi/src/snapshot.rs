@@ -1,5 +1,5 @@
 //! `longstraw_snapshot`: one immutable membership and the lookups on it,
-//! for every placement mode (see `mode`).
+//! for every placement mode.
 
 use std::ffi::c_char;
 
@@ -7,12 +7,13 @@ use longstraw::PackedKeys;
 
 use crate::boundary::{boundary, in_slice, out_slice, FfiResult, Out};
 use crate::mode::{longstraw_mode, release, view, View};
+use crate::rendezvous::LONGSTRAW_TABLE_DISTINCT_DOMAINS;
 use crate::result::longstraw_result::{self, *};
+use crate::result::record_message;
 
 /// One immutable membership of a node set, from
-/// `longstraw_rendezvous_snapshot`, `longstraw_table_snapshot` or
-/// `longstraw_skeleton_snapshot`. Lookups place keys by the mode of the set
-/// it came from (`longstraw_snapshot_mode`).
+/// `longstraw_rendezvous_snapshot` (or `longstraw_bounded_loads`). Lookups
+/// place keys by the mode of the set it came from (`longstraw_snapshot_mode`).
 ///
 /// A node index is a position in this snapshot's node list (0 to len - 1);
 /// it means nothing in another snapshot. Id pointers returned by lookups
@@ -76,7 +77,7 @@ pub(crate) unsafe fn query<T>(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_len(s: *const longstraw_snapshot, out: *mut usize) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().len()) }
+    unsafe { query(s, out, |s| s.len()) }
 }
 
 /// Writes the number of eligible nodes (weight above 0) to `*out`: the
@@ -93,7 +94,7 @@ pub unsafe extern "C" fn longstraw_snapshot_eligible(
     out: *mut usize,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().eligible()) }
+    unsafe { query(s, out, |s| s.eligible()) }
 }
 
 /// Writes the snapshot's generation to `*out`: 0 for a new set, plus one for
@@ -110,7 +111,7 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
     out: *mut u64,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().generation()) }
+    unsafe { query(s, out, |s| s.generation()) }
 }
 
 /// Writes the seed the set was created with to `*out`: 0 for a keyed set,
@@ -124,7 +125,7 @@ pub unsafe extern "C" fn longstraw_snapshot_generation(
 pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, out: *mut u64) -> longstraw_result {
     // SAFETY: forwarded contract.
     // A keyed set has no seed: 0, next to `longstraw_snapshot_is_keyed`.
-    unsafe { query(s, out, |s| s.members().seed().unwrap_or(0)) }
+    unsafe { query(s, out, |s| s.seed().unwrap_or(0)) }
 }
 
 /// Writes the placement version the set was created with to `*out`.
@@ -136,7 +137,7 @@ pub unsafe extern "C" fn longstraw_snapshot_seed(s: *const longstraw_snapshot, o
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_snapshot_placement(s: *const longstraw_snapshot, out: *mut u32) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| s.members().placement().number()) }
+    unsafe { query(s, out, |s| s.placement().number()) }
 }
 
 /// Writes the name of the kernel lookups run on ("scalar", "sse2", "avx2",
@@ -153,7 +154,7 @@ pub unsafe extern "C" fn longstraw_snapshot_backend(
     out: *mut *const c_char,
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
-    unsafe { query(s, out, |s| backend_c_name(s.members().backend().name())) }
+    unsafe { query(s, out, |s| backend_c_name(s.backend().name())) }
 }
 
 /// The NUL-terminated form of a backend name.
@@ -190,7 +191,7 @@ pub unsafe extern "C" fn longstraw_snapshot_node(
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };
         let (id, id_len, weight) = (Out::new(id)?, Out::new(id_len)?, Out::new(weight)?);
-        let node = snap.members().node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
+        let node = snap.node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             id.write(node.id().as_ptr());
@@ -219,7 +220,7 @@ pub unsafe extern "C" fn longstraw_snapshot_index_of(
         // SAFETY: forwarded contract.
         let (snap, id) = unsafe { (snap(s)?, in_slice(id, id_len)?) };
         let index = Out::new(index)?;
-        let found = snap.members().index_of(id).ok_or(LONGSTRAW_UNKNOWN_NODE)?;
+        let found = snap.index_of(id).ok_or(LONGSTRAW_UNKNOWN_NODE)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe { index.write(found) };
         Ok(())
@@ -251,7 +252,7 @@ pub unsafe extern "C" fn longstraw_snapshot_owner(
         let (snap, key) = unsafe { (snap(s)?, in_slice(key, key_len)?) };
         let (index, id, id_len) = (Out::new(index)?, Out::new(id)?, Out::new(id_len)?);
         let i = snap.owner_index(key)?;
-        let node = snap.members().node(i).ok_or(LONGSTRAW_INTERNAL_ERROR)?;
+        let node = snap.node(i).ok_or(LONGSTRAW_INTERNAL_ERROR)?;
         // SAFETY: checked by Out::new; validity is this function's contract.
         unsafe {
             index.write(node.index());
@@ -319,7 +320,7 @@ pub unsafe extern "C" fn longstraw_snapshot_rank(
         // SAFETY: forwarded contract.
         let (snap, key, out) = unsafe { (snap(s)?, in_slice(key, key_len)?, out_slice(out, out_len)?) };
         let written = Out::new(written)?;
-        if out.len() < snap.members().eligible() {
+        if out.len() < snap.eligible() {
             return Err(LONGSTRAW_BUFFER_TOO_SMALL);
         }
         let n = snap.top_k_into(key, out);
@@ -424,7 +425,7 @@ pub unsafe extern "C" fn longstraw_snapshot_domain(
         // SAFETY: forwarded contract.
         let snap = unsafe { snap(s)? };
         let (domain, domain_len) = (Out::new(domain)?, Out::new(domain_len)?);
-        let node = snap.members().node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
+        let node = snap.node(index).ok_or(LONGSTRAW_INDEX_OUT_OF_RANGE)?;
         let label = node.domain().unwrap_or_default();
         let ptr = if label.is_empty() {
             std::ptr::null()
@@ -455,4 +456,140 @@ pub unsafe extern "C" fn longstraw_snapshot_mode(
 ) -> longstraw_result {
     // SAFETY: forwarded contract.
     unsafe { query(s, mode, |s| s.mode()) }
+}
+
+/// Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+/// created with a secret), else 0. A keyed set has no seed:
+/// `longstraw_snapshot_seed` reports 0 for it.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_is_keyed(s: *const longstraw_snapshot, out: *mut u32) -> longstraw_result {
+    // SAFETY: forwarded contract.
+    unsafe { query(s, out, |s| u32::from(s.is_keyed())) }
+}
+
+/// The error of a mode-specific call on a snapshot of another mode.
+fn wrong_mode(call: &str, wanted: &str, found: longstraw_mode) -> longstraw_result {
+    let found = match found {
+        longstraw_mode::LONGSTRAW_MODE_FLAT => "flat",
+        longstraw_mode::LONGSTRAW_MODE_TABLE => "table",
+        longstraw_mode::LONGSTRAW_MODE_SKELETON => "skeleton",
+    };
+    record_message(format!("{call} needs a {wanted}-mode set; this set is {found}"));
+    LONGSTRAW_WRONG_MODE
+}
+
+/// Writes the partition `key` (`key_len` bytes) falls in to `*partition`: a
+/// number below `2^partition_bits` (`longstraw_snapshot_table_shape`). Every
+/// key of one partition has the same owner and replicas.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;
+/// `longstraw_last_error_message` says which mode it is). Thread-safe.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `key` must be NULL or point to
+/// `key_len` readable bytes; `partition` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_partition(
+    s: *const longstraw_snapshot,
+    key: *const u8,
+    key_len: usize,
+    partition: *mut u32,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (snap, key) = unsafe { (snap(s)?, in_slice(key, key_len)?) };
+        let out = Out::new(partition)?;
+        let p = snap
+            .partition(key)
+            .ok_or_else(|| wrong_mode("partition()", "table", snap.mode()))?;
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { out.write(p) };
+        Ok(())
+    })
+}
+
+/// Writes a table's shape: `*partition_bits` (the table has
+/// `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
+/// `*replicas`, `*flags` (0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`) and
+/// `*balance` (millionths as a double, e.g. 1.05; 0.0 for a plain table), as
+/// given to `longstraw_rendezvous_new_table` or named by the membership file.
+/// A table's shape never changes, so any snapshot of a set tells it.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;
+/// nothing is written). Thread-safe.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_table_shape(
+    s: *const longstraw_snapshot,
+    partition_bits: *mut u8,
+    replicas: *mut usize,
+    flags: *mut u32,
+    balance: *mut f64,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { snap(s)? };
+        let outs = (
+            Out::new(partition_bits)?,
+            Out::new(replicas)?,
+            Out::new(flags)?,
+            Out::new(balance)?,
+        );
+        let wrong = || wrong_mode("the table shape", "table", snap.mode());
+        let (bits, reps, distinct, bal) = (
+            snap.partition_bits().ok_or_else(wrong)?,
+            snap.replicas().ok_or_else(wrong)?,
+            snap.distinct_domains().ok_or_else(wrong)?,
+            snap.balance().ok_or_else(wrong)?,
+        );
+        let fl = if distinct { LONGSTRAW_TABLE_DISTINCT_DOMAINS } else { 0 };
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe {
+            outs.0.write(bits);
+            outs.1.write(reps);
+            outs.2.write(fl);
+            outs.3.write(bal.map_or(0.0, |b| b.as_f64()));
+        }
+        Ok(())
+    })
+}
+
+/// Writes a skeleton's tree shape: `*fanout_bits` and `*levels` (after
+/// `LONGSTRAW_AUTO` was resolved; both 0 for a flat tree). The shape never
+/// changes, so any snapshot of a set tells it.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a skeleton;
+/// nothing is written). Thread-safe.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_snapshot_skeleton_shape(
+    s: *const longstraw_snapshot,
+    fanout_bits: *mut u8,
+    levels: *mut u8,
+) -> longstraw_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { snap(s)? };
+        let (fb, lv) = (Out::new(fanout_bits)?, Out::new(levels)?);
+        let shape = snap
+            .shape()
+            .ok_or_else(|| wrong_mode("the skeleton shape", "skeleton", snap.mode()))?;
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe {
+            fb.write(shape.fanout_bits());
+            lv.write(shape.levels());
+        }
+        Ok(())
+    })
 }
