@@ -99,6 +99,8 @@ func kindOf(code C.longstraw_result) error {
 		return ErrConflictingOptions
 	case C.LONGSTRAW_OUT_OF_MEMORY:
 		return ErrOutOfMemory
+	case C.LONGSTRAW_WRONG_MODE:
+		return ErrInvalidArgument
 	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,
 		C.LONGSTRAW_BUFFER_TOO_SMALL, C.LONGSTRAW_LENGTH_MISMATCH, C.LONGSTRAW_BAD_OFFSETS:
 		// The binding builds every pointer and length itself, so these are

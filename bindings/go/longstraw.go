@@ -268,18 +268,14 @@ func NewTable(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if replicas < 0 {
 		cReplicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
 	}
-	h := &handle{mode: Table}
+	balance := 0.0 // a plain table
+	if o.balance != nil {
+		balance = *o.balance
+	}
+	h := &handle{}
 	var detail string // the C library's own words for a refusal
 	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		// The last error message is per thread: read it on the thread that failed.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		var code C.longstraw_result
-		if o.balance != nil {
-			code = newBalancedTable(members, bits, cReplicas, flags, *o.balance, &h.table)
-		} else {
-			code = C.longstraw_table_new(members, bits, cReplicas, flags, &h.table)
-		}
+		code := C.longstraw_rendezvous_new_table(members, bits, cReplicas, flags, C.double(balance), &h.p)
 		if code != C.LONGSTRAW_OK {
 			detail = C.GoString(C.longstraw_last_error_message())
 		}
@@ -319,9 +315,9 @@ func NewSkeleton(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if o.shape != nil {
 		fanoutBits, levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
 	}
-	h := &handle{mode: Skeleton}
+	h := &handle{}
 	err = fromMembers("NewSkeleton", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		return C.longstraw_skeleton_new(members, fanoutBits, levels, &h.skeleton)
+		return C.longstraw_rendezvous_new_skeleton(members, fanoutBits, levels, &h.p)
 	})
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) && o.shape != nil {
@@ -333,31 +329,53 @@ func NewSkeleton(nodes []string, opts ...Option) (*Rendezvous, error) {
 	return newSet("NewSkeleton", h)
 }
 
-// newSet wraps a new C set, which the caller owns alone: it reads what
-// never changes (the mode's parameters, the hashing) once, and publishes
-// the first view.
+// newSet wraps a new C set, which the caller owns alone: it publishes the
+// first view and reads from it what never changes (the mode and its
+// parameters, the hashing).
 func newSet(op string, h *handle) (*Rendezvous, error) {
-	info, err := h.readInfo(op)
-	if err != nil {
-		h.free()
-		return nil, err
-	}
-	r := &Rendezvous{h: h, info: info}
+	r := &Rendezvous{h: h, info: &setInfo{}}
 	if err := r.refresh(); err != nil {
 		h.free()
 		return nil, err
 	}
-	snap := r.view.Load().snap
+	if err := r.info.read(op, r.view.Load().snap); err != nil {
+		h.free()
+		return nil, err
+	}
+	return r, nil
+}
+
+// read fills in what never changes over a set's life from one snapshot.
+func (i *setInfo) read(op string, snap *C.longstraw_snapshot) error {
+	var mode C.longstraw_mode
 	var seed C.uint64_t
 	var keyed, placement C.uint32_t
-	for _, code := range []C.longstraw_result{C.longstraw_snapshot_seed(snap, &seed),
+	for _, code := range []C.longstraw_result{C.longstraw_snapshot_mode(snap, &mode), C.longstraw_snapshot_seed(snap, &seed),
 		C.longstraw_snapshot_is_keyed(snap, &keyed), C.longstraw_snapshot_placement(snap, &placement)} {
 		if err := check(code, op, ""); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	info.seed, info.keyed, info.placement = uint64(seed), keyed != 0, uint32(placement)
-	return r, nil
+	i.seed, i.keyed, i.placement = uint64(seed), keyed != 0, uint32(placement)
+	switch mode {
+	case C.LONGSTRAW_MODE_TABLE:
+		var bits C.uint8_t
+		var replicas C.size_t
+		var flags C.uint32_t
+		var balance C.double
+		if err := check(C.longstraw_snapshot_table_shape(snap, &bits, &replicas, &flags, &balance), op, ""); err != nil {
+			return err
+		}
+		i.mode, i.bits, i.replicas = Table, int(bits), int(replicas)
+		i.distinct, i.balance = flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0, float64(balance)
+	case C.LONGSTRAW_MODE_SKELETON:
+		var fanoutBits, levels C.uint8_t
+		if err := check(C.longstraw_snapshot_skeleton_shape(snap, &fanoutBits, &levels), op, ""); err != nil {
+			return err
+		}
+		i.mode, i.fanoutBits, i.levels = Skeleton, int(fanoutBits), int(levels)
+	}
+	return nil
 }
 
 // fromMembers builds the nodes as a flat set, then makes the table or
@@ -379,8 +397,8 @@ func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_
 
 // newFlatHandle makes a flat C set of the nodes, weights and domains.
 func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
-	h := &handle{mode: Flat}
-	if err := check(newCRendezvous(o, &h.flat), op, describeHashing(o)); err != nil {
+	h := &handle{}
+	if err := check(newCRendezvous(o, &h.p), op, describeHashing(o)); err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(h, (*handle).free)
@@ -411,25 +429,12 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 		}
 	}
 	bytes, offsets := packStrings(nodes)
-	var weightsPtr *C.double
-	if len(weights) > 0 {
-		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
+	var labelBytes []byte
+	var labelOffsets []uint64
+	if o.domains != nil {
+		labelBytes, labelOffsets = packStrings(labels)
 	}
-	var code C.longstraw_result
-	if o.domains == nil {
-		code = C.longstraw_rendezvous_add_batch(h.flat, bytesPtr(bytes), C.size_t(len(bytes)),
-			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)))
-	} else {
-		labelBytes, labelOffsets := packStrings(labels)
-		code = C.longstraw_rendezvous_add_batch_in_domains(h.flat, bytesPtr(bytes), C.size_t(len(bytes)),
-			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)),
-			bytesPtr(labelBytes), C.size_t(len(labelBytes)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
-		runtime.KeepAlive(labelBytes)
-		runtime.KeepAlive(labelOffsets)
-	}
-	runtime.KeepAlive(bytes)
-	runtime.KeepAlive(offsets)
-	runtime.KeepAlive(weights)
+	code := h.addBatch(bytes, offsets, weights, labelBytes, labelOffsets)
 	if code != C.LONGSTRAW_OK {
 		return nil, check(code, op, explainBatch(o, nodes, weights, labels))
 	}
@@ -439,15 +444,14 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 // explainBatch finds the node a failed batch add tripped on, by adding the
 // nodes one at a time to a scratch set, so the error names it.
 func explainBatch(o options, nodes []string, weights []float64, labels []string) string {
-	var scratch *C.longstraw_rendezvous
-	if newCRendezvous(o, &scratch) != C.LONGSTRAW_OK {
+	scratch := &handle{}
+	if newCRendezvous(o, &scratch.p) != C.LONGSTRAW_OK {
 		return ""
 	}
-	defer C.longstraw_rendezvous_free(scratch)
+	defer scratch.free()
 	for i, n := range nodes {
 		label := labels[i]
-		if C.longstraw_rendezvous_add_in_domain(scratch, strPtr(n), C.size_t(len(n)), C.double(weights[i]),
-			strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
+		if scratch.add(strPtr(n), C.size_t(len(n)), C.double(weights[i]), strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
 			if label != "" {
 				return fmt.Sprintf("(node %s, weight %v, domain %s)", shown(n), weights[i], shown(label))
 			}
@@ -457,113 +461,60 @@ func explainBatch(o options, nodes []string, weights []float64, labels []string)
 	return ""
 }
 
-// handle is the C set behind a Rendezvous: one pointer, of the kind its
-// mode names. Every method keeps h alive until C returns, so that its
-// finalizer cannot free the set during a call.
-type handle struct {
-	mode     Mode
-	flat     *C.longstraw_rendezvous
-	table    *C.longstraw_table
-	skeleton *C.longstraw_skeleton
-}
+// handle is the C set behind a Rendezvous, of any mode. Every method keeps
+// h alive until C returns, so that its finalizer cannot free the set during
+// a call.
+type handle struct{ p *C.longstraw_rendezvous }
 
 // free releases the C set; a second call does nothing. Callers hold the
 // set's writer lock (or own the handle alone), so no C call is using it.
 func (h *handle) free() {
-	switch {
-	case h.flat != nil:
-		C.longstraw_rendezvous_free(h.flat)
-	case h.table != nil:
-		C.longstraw_table_free(h.table)
-	case h.skeleton != nil:
-		C.longstraw_skeleton_free(h.skeleton)
+	if h.p != nil {
+		C.longstraw_rendezvous_free(h.p)
+		h.p = nil
 	}
-	h.flat, h.table, h.skeleton = nil, nil, nil
 	runtime.SetFinalizer(h, nil)
-}
-
-// readInfo reads the mode's parameters, which never change.
-func (h *handle) readInfo(op string) (*setInfo, error) {
-	defer runtime.KeepAlive(h)
-	info := &setInfo{mode: h.mode}
-	switch h.mode {
-	case Table:
-		var bits C.uint8_t
-		var replicas C.size_t
-		var flags C.uint32_t
-		var balance C.double
-		if err := check(C.longstraw_table_shape(h.table, &bits, &replicas, &flags), op, ""); err != nil {
-			return nil, err
-		}
-		if err := check(C.longstraw_table_balance(h.table, &balance), op, ""); err != nil {
-			return nil, err
-		}
-		info.bits, info.replicas = int(bits), int(replicas)
-		info.distinct = flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0
-		info.balance = float64(balance)
-	case Skeleton:
-		var fanoutBits, levels C.uint8_t
-		if err := check(C.longstraw_skeleton_shape(h.skeleton, &fanoutBits, &levels), op, ""); err != nil {
-			return nil, err
-		}
-		info.fanoutBits, info.levels = int(fanoutBits), int(levels)
-	}
-	return info, nil
 }
 
 func (h *handle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_add_in_domain(h.table, id, n, w, d, dn)
-	case Skeleton:
-		return C.longstraw_skeleton_add_in_domain(h.skeleton, id, n, w, d, dn)
+	return C.longstraw_rendezvous_add_in_domain(h.p, id, n, w, d, dn)
+}
+
+func (h *handle) addBatch(ids []byte, offsets []uint64, weights []float64, labels []byte, labelOffsets []uint64) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	var weightsPtr *C.double
+	if len(weights) > 0 {
+		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
 	}
-	return C.longstraw_rendezvous_add_in_domain(h.flat, id, n, w, d, dn)
+	code := C.longstraw_rendezvous_add_batch(h.p, bytesPtr(ids), C.size_t(len(ids)), offsetsPtr(offsets), C.size_t(len(offsets)),
+		weightsPtr, C.size_t(len(weights)), bytesPtr(labels), C.size_t(len(labels)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
+	runtime.KeepAlive(ids)
+	runtime.KeepAlive(offsets)
+	runtime.KeepAlive(weights)
+	runtime.KeepAlive(labels)
+	runtime.KeepAlive(labelOffsets)
+	return code
 }
 
 func (h *handle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_remove(h.table, id, n)
-	case Skeleton:
-		return C.longstraw_skeleton_remove(h.skeleton, id, n)
-	}
-	return C.longstraw_rendezvous_remove(h.flat, id, n)
+	return C.longstraw_rendezvous_remove(h.p, id, n)
 }
 
 func (h *handle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_set_weight(h.table, id, n, w)
-	case Skeleton:
-		return C.longstraw_skeleton_set_weight(h.skeleton, id, n, w)
-	}
-	return C.longstraw_rendezvous_set_weight(h.flat, id, n, w)
+	return C.longstraw_rendezvous_set_weight(h.p, id, n, w)
 }
 
 func (h *handle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_set_domain(h.table, id, n, d, dn)
-	case Skeleton:
-		return C.longstraw_skeleton_set_domain(h.skeleton, id, n, d, dn)
-	}
-	return C.longstraw_rendezvous_set_domain(h.flat, id, n, d, dn)
+	return C.longstraw_rendezvous_set_domain(h.p, id, n, d, dn)
 }
 
 func (h *handle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_snapshot(h.table, out)
-	case Skeleton:
-		return C.longstraw_skeleton_snapshot(h.skeleton, out)
-	}
-	return C.longstraw_rendezvous_snapshot(h.flat, out)
+	return C.longstraw_rendezvous_snapshot(h.p, out)
 }
 
 // newViewOf takes a C snapshot of the set and decodes its nodes, or shares

@@ -134,6 +134,32 @@ func owner(s source, op string, key *C.uint8_t, keyLen int, keep any) (string, e
 	return v.ids[index], nil
 }
 
+// partition is Partition: the C library refuses another mode than a table
+// with its own message, which is read on the thread that made the call.
+func partition(s source, op string, key *C.uint8_t, keyLen int, keep any) (uint32, error) {
+	v, err := s.acquire(op)
+	if err != nil {
+		return 0, err
+	}
+	defer v.release()
+	if v.info.mode != Table {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	var p C.uint32_t
+	code := C.longstraw_snapshot_partition(v.snap, key, C.size_t(keyLen), &p)
+	runtime.KeepAlive(v)
+	runtime.KeepAlive(keep)
+	if code != C.LONGSTRAW_OK {
+		err := check(code, trimBytes(op), "")
+		if e, ok := err.(*Error); ok && code == C.LONGSTRAW_WRONG_MODE {
+			e.reason = C.GoString(C.longstraw_last_error_message())
+		}
+		return 0, err
+	}
+	return uint32(p), nil
+}
+
 // topK is TopK, TopKDistinct (distinct) and Rank (k = math.MaxInt).
 func topK(s source, op string, key *C.uint8_t, keyLen int, keep any, k int, distinct bool) ([]string, error) {
 	if k < 0 {

@@ -116,6 +116,19 @@ func (r *Rendezvous) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) 
 	return ownersPackedCopy(r, bytes, offsets, out)
 }
 
+// Partition is the partition of a table key falls in: a number below
+// 2^PartitionBits, and every key of one partition has the same owner and
+// replicas. On another mode it fails with an ErrInvalidArgument that says
+// which mode the set is.
+func (r *Rendezvous) Partition(key string) (uint32, error) {
+	return partition(r, "Partition", strPtr(key), len(key), key)
+}
+
+// PartitionBytes is Partition for a key given as bytes.
+func (r *Rendezvous) PartitionBytes(key []byte) (uint32, error) {
+	return partition(r, "PartitionBytes", bytesPtr(key), len(key), key)
+}
+
 // PartitionBits is a table's partition bits (it has 2^bits partitions) and
 // true; (0, false) on another mode.
 func (r *Rendezvous) PartitionBits() (int, bool) { return r.fixed().partitionBits() }
@@ -229,6 +242,16 @@ func (s *Snapshot) OwnersBytes(keys [][]byte) ([]string, error) {
 // OwnersPacked is Rendezvous.OwnersPacked, on the snapshot's membership.
 func (s *Snapshot) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
 	return ownersPackedCopy(s, bytes, offsets, out)
+}
+
+// Partition is Rendezvous.Partition, on the snapshot's membership.
+func (s *Snapshot) Partition(key string) (uint32, error) {
+	return partition(s, "Partition", strPtr(key), len(key), key)
+}
+
+// PartitionBytes is Rendezvous.PartitionBytes, on the snapshot's membership.
+func (s *Snapshot) PartitionBytes(key []byte) (uint32, error) {
+	return partition(s, "PartitionBytes", bytesPtr(key), len(key), key)
 }
 
 // PartitionBits is Rendezvous.PartitionBits, on the snapshot's membership.

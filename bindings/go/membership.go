@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"unsafe"
 )
@@ -17,7 +18,7 @@ import (
 var ErrBadFile = errors.New("bad membership file")
 
 // FileError is a membership file that could not be read, parsed, validated
-// or written, or that holds another mode than the call loads. Message names
+// or written. Message names
 // the file, the line and the field, e.g.
 // "members.toml:12: nodes[3].weight: invalid weight -1: it is negative".
 type FileError struct {
@@ -35,69 +36,59 @@ func (e *FileError) Error() string {
 // Unwrap returns ErrBadFile, for errors.Is.
 func (e *FileError) Unwrap() error { return ErrBadFile }
 
-const messageLen = 1024
-
-// fileCall runs a C membership-file call with a message buffer and turns a
-// failure into a *FileError (or the usual *Error for other codes).
-func fileCall(op, path string, call func(cpath *C.char, msg *C.char) C.longstraw_result) error {
+// fileCall runs a C membership-file call and turns a failure into a
+// *FileError with the C library's message (or the usual *Error for other
+// codes). The message is per thread, so the call and the read of the
+// message stay on one thread.
+func fileCall(op, path string, call func(cpath *C.char) C.longstraw_result) error {
 	if err := checkPath(op, path); err != nil {
 		return err
 	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	msg := (*C.char)(C.calloc(messageLen, 1))
-	defer C.free(unsafe.Pointer(msg))
-	code := call(cpath, msg)
-	if code == C.LONGSTRAW_BAD_FILE {
-		return &FileError{Op: op, Message: C.GoString(msg)}
-	}
-	return check(code, op, path)
+	return fileResult(op, path, func() C.longstraw_result { return call(cpath) })
 }
 
-// FileMode is the mode a membership file declares (the whole file is
-// validated first). Load gives a set of whatever mode the file names, so
-// this is only needed to know the mode without building the set.
-func FileMode(path string) (Mode, error) {
-	var mode C.longstraw_mode
-	err := fileCall("FileMode", path, func(p, m *C.char) C.longstraw_result {
-		return C.longstraw_file_mode(p, &mode, m, messageLen)
-	})
-	if err != nil {
-		return Flat, err
+func fileResult(op, value string, call func() C.longstraw_result) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	code := call()
+	if code == C.LONGSTRAW_BAD_FILE {
+		return &FileError{Op: op, Message: C.GoString(C.longstraw_last_error_message())}
 	}
-	switch mode {
-	case C.LONGSTRAW_MODE_TABLE:
-		return Table, nil
-	case C.LONGSTRAW_MODE_SKELETON:
-		return Skeleton, nil
-	}
-	return Flat, nil
+	return check(code, op, value)
 }
 
 // Load reads a membership file (docs/MEMBERSHIP.md) and gives a set of the
-// mode it names: the same file gives the same placement in every language.
-// A keyed file's secret is read once, so a secret in a FIFO works.
+// mode it names (see Mode): the same file gives the same placement in every
+// language. The file, and a keyed file's secret, are read once, so either
+// may be a pipe or a FIFO. A relative secret.file is relative to the
+// membership file's folder; the set remembers its secret source for Save.
 func Load(path string) (*Rendezvous, error) {
-	mode, err := FileMode(path)
-	if err != nil {
-		if e, ok := err.(*FileError); ok {
-			e.Op = "Load"
-		}
-		return nil, err
-	}
-	h := &handle{mode: mode}
-	err = fileCall("Load", path, func(p, m *C.char) C.longstraw_result {
-		switch mode {
-		case Table:
-			return C.longstraw_table_load_file(p, &h.table, m, messageLen)
-		case Skeleton:
-			return C.longstraw_skeleton_load_file(p, &h.skeleton, m, messageLen)
-		}
-		return C.longstraw_rendezvous_load_file(p, &h.flat, m, messageLen)
+	h := &handle{}
+	err := fileCall("Load", path, func(p *C.char) C.longstraw_result {
+		return C.longstraw_rendezvous_load_file(p, &h.p)
 	})
 	if err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(h, (*handle).free)
 	return newSet("Load", h)
+}
+
+// LoadBytes reads the content of a membership file from memory and gives a
+// set of the mode it names, as Load does. A relative secret.file in it is
+// relative to the current working directory; secret.env works as in a file.
+// Error messages name the origin "<bytes>".
+func LoadBytes(data []byte) (*Rendezvous, error) {
+	h := &handle{}
+	err := fileResult("LoadBytes", fmt.Sprintf("(%d bytes)", len(data)), func() C.longstraw_result {
+		defer runtime.KeepAlive(data)
+		return C.longstraw_rendezvous_load_bytes(bytesPtr(data), C.size_t(len(data)), &h.p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	runtime.SetFinalizer(h, (*handle).free)
+	return newSet("LoadBytes", h)
 }

@@ -71,8 +71,8 @@ func (r *Rendezvous) Save(path string, opts ...SaveOption) error {
 	if r.closed {
 		return closedError("Save")
 	}
-	return fileCall("Save", path, func(p, m *C.char) C.longstraw_result {
-		return r.h.save(p, file, env, m)
+	return fileCall("Save", path, func(p *C.char) C.longstraw_result {
+		return r.h.save(p, file, env)
 	})
 }
 
@@ -93,13 +93,7 @@ func checkPath(op, path string) error {
 	return nil
 }
 
-func (h *handle) save(path, file, env, msg *C.char) C.longstraw_result {
+func (h *handle) save(path, file, env *C.char) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	switch h.mode {
-	case Table:
-		return C.longstraw_table_save_file(h.table, path, file, env, msg, messageLen)
-	case Skeleton:
-		return C.longstraw_skeleton_save_file(h.skeleton, path, file, env, msg, messageLen)
-	}
-	return C.longstraw_rendezvous_save_file(h.flat, path, file, env, msg, messageLen)
+	return C.longstraw_rendezvous_save_file(h.p, path, file, env)
 }

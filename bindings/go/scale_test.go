@@ -28,10 +28,11 @@ type scaleCase struct {
 		DomainHex  *string `json:"domain_hex"`
 	} `json:"nodes"`
 	Keys []struct {
-		KeyHex   string `json:"key_hex"`
-		Owner    *int   `json:"owner"`
-		Ranked   []int  `json:"ranked"`
-		Distinct []int  `json:"distinct"`
+		KeyHex    string `json:"key_hex"`
+		Partition *int   `json:"partition"`
+		Owner     *int   `json:"owner"`
+		Ranked    []int  `json:"ranked"`
+		Distinct  []int  `json:"distinct"`
 	} `json:"keys"`
 }
 
@@ -144,6 +145,19 @@ func TestTableVectors(t *testing.T) {
 				t.Errorf("%s: shape %d/%d", c.Name, bits, got)
 			}
 			checked += checkPlacement(t, fmt.Sprintf("%s (replicas %d)", c.Name, replicas), tb, &c, ids)
+			snap, err := tb.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range c.Keys {
+				key := mustHex(t, k.KeyHex)
+				p, err := tb.PartitionBytes(key)
+				q, err2 := snap.Partition(string(key))
+				if k.Partition == nil || err != nil || err2 != nil || p != uint32(*k.Partition) || q != p {
+					t.Errorf("%s key %s: Partition %d (%v), snapshot %d (%v), want %v", c.Name, k.KeyHex, p, err, q, err2, k.Partition)
+				}
+			}
+			snap.Close()
 		}
 	}
 	t.Logf("%d key checks", checked)
