@@ -122,16 +122,20 @@ func owner(s source, op string, key *C.uint8_t, keyLen int, keep any) (string, e
 		return "", err
 	}
 	defer v.release()
-	var index C.uint32_t
-	var id *C.uint8_t
-	var idLen C.size_t
-	code := C.longstraw_snapshot_owner(v.snap, key, C.size_t(keyLen), &index, &id, &idLen)
+	// One variable for the three out-parameters: each one passed to C moves
+	// to the heap, so this is one allocation rather than three.
+	var out struct {
+		index C.uint32_t
+		idLen C.size_t
+		id    *C.uint8_t
+	}
+	code := C.longstraw_snapshot_owner(v.snap, key, C.size_t(keyLen), &out.index, &out.id, &out.idLen)
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(keep)
 	if code != C.LONGSTRAW_OK {
 		return "", check(code, "Owner", "")
 	}
-	return v.ids[index], nil
+	return v.ids[out.index], nil
 }
 
 // partition is Partition: the C library refuses another mode than a table
