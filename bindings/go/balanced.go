@@ -22,38 +22,6 @@ func WithBalance(balance float64) Option {
 	return func(o *options) { o.balance = &balance }
 }
 
-// Balance is the table's balance, or 0 for a plain (unbalanced) table (and
-// for a nil or zero-value *Table).
-func (t *Table) Balance() float64 {
-	if t == nil {
-		return 0
-	}
-	return t.balance
-}
-
-// readBalance asks the C table for its balance once, while the caller owns
-// the new handle alone (a table's balance never changes), so that Balance
-// never touches the handle a concurrent Close may free.
-func readBalance(h *tableHandle) float64 {
-	var b C.double
-	if C.longstraw_table_balance(h.p, &b) != C.LONGSTRAW_OK {
-		return 0
-	}
-	return float64(b)
-}
-
-// newBalancedTable makes a balanced table; the C library refuses flags it
-// cannot combine with a balance (LONGSTRAW_CONFLICTING_OPTIONS, in its own
-// words), and a balance of 0, which longstraw_table_new_with_balance would
-// read as "no balance", goes to longstraw_table_new_balanced to be refused.
-func newBalancedTable(members *C.longstraw_snapshot, bits C.uint8_t, replicas C.size_t, flags C.uint32_t,
-	balance float64, out **C.longstraw_table) C.longstraw_result {
-	if balance == 0 {
-		return C.longstraw_table_new_balanced(members, bits, replicas, C.double(balance), out)
-	}
-	return C.longstraw_table_new_with_balance(members, bits, replicas, flags, C.double(balance), out)
-}
-
 // balanceNote names the balance in an error's value, when one was given.
 func balanceNote(balance *float64) string {
 	switch {

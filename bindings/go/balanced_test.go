@@ -52,8 +52,8 @@ func checkBalancedVectorFile(t *testing.T, file string) (cases, checked int) {
 		if err != nil {
 			t.Fatalf("%s: NewTable: %v", c.Name, err)
 		}
-		if tb.Balance() != balance {
-			t.Errorf("%s: Balance() = %v, want %v", c.Name, tb.Balance(), balance)
+		if got, ok := tb.Balance(); got != balance || !ok {
+			t.Errorf("%s: Balance() = %v %v, want %v true", c.Name, got, ok, balance)
 		}
 		for _, k := range c.Keys {
 			key := mustHex(t, k.KeyHex)
@@ -96,8 +96,11 @@ func TestBalanceErrors(t *testing.T) {
 		t.Error("WithBalance on New was accepted")
 	}
 	plain, err := NewTable([]string{"a"})
-	if err != nil || plain.Balance() != 0 {
-		t.Errorf("plain table: %v, balance %v", err, plain.Balance())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := plain.Balance(); b != 0 || ok {
+		t.Errorf("plain table: balance %v %v, want 0 false", b, ok)
 	}
 }
 

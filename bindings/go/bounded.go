@@ -154,9 +154,16 @@ func (b *Bounded) acquire(key *C.uint8_t, keyLen int, keep any) (string, func(),
 	return node, l.release, nil
 }
 
-// Loads reports the requests in flight on every current node, for metrics.
-// Requests on nodes removed since they started count in InFlight only.
-func (b *Bounded) Loads() (map[string]uint64, error) {
+// NodeLoad is one node's requests in flight (Bounded.Loads).
+type NodeLoad struct {
+	Node     string
+	InFlight int
+}
+
+// Loads reports the requests in flight on every current node, in node order
+// (the order nodes were added), for metrics. Requests on nodes removed since
+// they started count in InFlight only.
+func (b *Bounded) Loads() ([]NodeLoad, error) {
 	if b.unusable() {
 		return nil, unusable("Loads", "Bounded")
 	}
@@ -178,8 +185,8 @@ func (b *Bounded) Loads() (map[string]uint64, error) {
 			C.longstraw_snapshot_free(snap)
 			continue
 		}
-		out := make(map[string]uint64, int(count))
-		for i := 0; i < int(count); i++ {
+		out := make([]NodeLoad, int(count))
+		for i := range out {
 			var id *C.uint8_t
 			var idLen C.size_t
 			var weight C.double
@@ -187,7 +194,7 @@ func (b *Bounded) Loads() (map[string]uint64, error) {
 				C.longstraw_snapshot_free(snap)
 				return nil, err
 			}
-			out[C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen))] = loads[i]
+			out[i] = NodeLoad{Node: C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen)), InFlight: int(loads[i])}
 		}
 		C.longstraw_snapshot_free(snap)
 		return out, nil

@@ -48,14 +48,8 @@ func TestNilAndZeroBounded(t *testing.T) {
 // IsKeyed, Save and Close on nil and zero-value sets fail quietly too.
 func TestNilAndZeroSetsSaveAndClose(t *testing.T) {
 	var r Rendezvous
-	var tb Table
-	var sk Skeleton
 	var nr *Rendezvous
-	for name, s := range map[string]interface {
-		IsKeyed() bool
-		Save(string, ...SaveOption) error
-		Close() error
-	}{"zero Rendezvous": &r, "zero Table": &tb, "zero Skeleton": &sk, "nil Rendezvous": nr} {
+	for name, s := range map[string]*Rendezvous{"zero Rendezvous": &r, "nil Rendezvous": nr} {
 		if s.IsKeyed() {
 			t.Errorf("%s: IsKeyed true", name)
 		}
@@ -65,9 +59,8 @@ func TestNilAndZeroSetsSaveAndClose(t *testing.T) {
 		if err := s.Close(); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s: Close: %v", name, err)
 		}
-	}
-	var nt *Table
-	if nt.Balance() != 0 || tb.Balance() != 0 {
-		t.Error("Balance of a nil or zero Table is not 0")
+		if b, ok := s.Balance(); b != 0 || ok {
+			t.Errorf("%s: Balance %v %v", name, b, ok)
+		}
 	}
 }

@@ -28,17 +28,22 @@ var ErrClosed = errors.New("set is closed")
 // they started with (its memory is freed when the last of them returns), and
 // every later lookup or change fails with ErrClosed. After Close, Len is 0 and
 // Nodes and Domains are empty.
-func (s *nodeSet) Close() error {
-	s.writer.Lock()
-	defer s.writer.Unlock()
-	if s.closed {
+//
+// Snapshots taken before Close stay usable until they are closed themselves.
+func (r *Rendezvous) Close() error {
+	if !r.usable() {
+		return unusable("Close", "Rendezvous")
+	}
+	r.writer.Lock()
+	defer r.writer.Unlock()
+	if r.closed {
 		return nil
 	}
-	s.closed = true
-	if old := s.view.Swap(closedView); old != nil {
+	r.closed = true
+	if old := r.view.Swap(closedView); old != nil {
 		old.retire()
 	}
-	s.set.free()
+	r.h.free()
 	return nil
 }
 
@@ -55,26 +60,11 @@ const retiredBit = int64(1) << 62
 // closedView is what a closed set points at: no nodes, and retired, so every
 // acquire fails.
 var closedView = func() *view {
-	v := &view{}
+	v := &view{info: noInfo}
 	v.use.state.Store(retiredBit)
 	v.use.freed.Store(true)
 	return v
 }()
-
-// acquire returns the current view, counted as in use until release, or
-// ErrClosed.
-func (s *nodeSet) acquire(op string) (*view, error) {
-	for {
-		v := s.view.Load()
-		if v == closedView {
-			return nil, closedError(op)
-		}
-		if v.acquire() {
-			return v, nil
-		}
-		// A change retired v after we loaded it; its successor is published.
-	}
-}
 
 // acquire counts one more user unless the view is retired. (A plain Add
 // followed by an undo would let the count pass through "retired and unused"

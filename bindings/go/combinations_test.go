@@ -28,9 +28,9 @@ func TestBalancedWithDistinctDomainsIsRefusedInTheSetsWords(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, fileErr := LoadTable(path)
+	_, fileErr := Load(path)
 	if !errors.Is(fileErr, ErrBadFile) || !strings.Contains(fileErr.Error(), balancedDistinct) {
-		t.Fatalf("LoadTable of a balanced file with distinct domains: %v", fileErr)
+		t.Fatalf("Load of a balanced file with distinct domains: %v", fileErr)
 	}
 	// Each option alone still works, and a balance of 0 is still out of range.
 	if _, err := NewTable([]string{"a", "b"}, WithBalance(1.5)); err != nil {

@@ -45,6 +45,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e == nil {
+		return "longstraw: <nil *Error>"
+	}
 	msg := e.reason
 	if msg == "" {
 		msg = C.GoString(C.longstraw_result_str(C.int(e.Code)))
@@ -59,7 +62,12 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the sentinel for the error's kind, for errors.Is.
-func (e *Error) Unwrap() error { return e.kind }
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.kind
+}
 
 func kindOf(code C.longstraw_result) error {
 	switch code {
@@ -91,6 +99,8 @@ func kindOf(code C.longstraw_result) error {
 		return ErrConflictingOptions
 	case C.LONGSTRAW_OUT_OF_MEMORY:
 		return ErrOutOfMemory
+	case C.LONGSTRAW_WRONG_MODE:
+		return ErrInvalidArgument
 	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,
 		C.LONGSTRAW_BUFFER_TOO_SMALL, C.LONGSTRAW_LENGTH_MISMATCH, C.LONGSTRAW_BAD_OFFSETS:
 		// The binding builds every pointer and length itself, so these are

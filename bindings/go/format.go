@@ -5,9 +5,9 @@ import (
 	"strconv"
 )
 
-// String and Format describe a set for logs and %v: its kind, node count,
-// whether it is keyed and its shape, never the secret, a node id or any
-// internal pointer. A nil or zero-value set says so.
+// String and Format describe a set or snapshot for logs and %v: its type,
+// node count, mode, whether it is keyed and the mode's parameters, never the
+// secret, a node id or any internal pointer. A nil or zero value says so.
 
 func keyedWord(keyed bool) string {
 	if keyed {
@@ -16,50 +16,36 @@ func keyedWord(keyed bool) string {
 	return "unkeyed"
 }
 
-func (s *nodeSet) describe(kind string, shape string) string {
-	if s == nil || s.view.Load() == nil {
-		return "longstraw." + kind + "(unusable: nil or zero value)"
+func describe(s source, typ string) string {
+	switch s.current() {
+	case emptyView:
+		return "longstraw." + typ + "(unusable: nil or zero value)"
+	case closedView:
+		return "longstraw." + typ + "(closed)"
 	}
-	if s.view.Load() == closedView {
-		return "longstraw." + kind + "(closed)"
-	}
-	text := fmt.Sprintf("longstraw.%s(%d nodes, %s", kind, s.Len(), keyedWord(s.IsKeyed()))
-	if shape != "" {
-		text += ", " + shape
+	i := s.fixed()
+	text := fmt.Sprintf("longstraw.%s(%d nodes, %s, %s", typ, lenOf(s), i.mode, keyedWord(i.keyed))
+	switch i.mode {
+	case Table:
+		text += fmt.Sprintf(", 2^%d partitions, %d replicas", i.bits, i.replicas)
+		if i.distinct {
+			text += ", distinct domains"
+		}
+		if i.balance != 0 {
+			text += ", balance " + strconv.FormatFloat(i.balance, 'g', -1, 64)
+		}
+	case Skeleton:
+		text += fmt.Sprintf(", fanout bits %d, levels %d", i.fanoutBits, i.levels)
 	}
 	return text + ")"
 }
 
-// String is e.g. "longstraw.Rendezvous(3 nodes, unkeyed)".
-func (r *Rendezvous) String() string {
-	if r == nil {
-		return (*nodeSet)(nil).describe("Rendezvous", "")
-	}
-	return r.describe("Rendezvous", "")
-}
+// String is e.g. "longstraw.Rendezvous(3 nodes, flat, unkeyed)" or
+// "longstraw.Rendezvous(3 nodes, table, keyed, 2^10 partitions, 2 replicas, balance 1.25)".
+func (r *Rendezvous) String() string { return describe(r, "Rendezvous") }
 
-// String is e.g. "longstraw.Table(3 nodes, keyed, 2^10 partitions, 2 replicas, balance 1.25)".
-func (t *Table) String() string {
-	if t == nil {
-		return (*nodeSet)(nil).describe("Table", "")
-	}
-	shape := fmt.Sprintf("2^%d partitions, %d replicas", t.bits, t.replicas)
-	if t.distinct {
-		shape += ", distinct domains"
-	}
-	if t.balance != 0 {
-		shape += ", balance " + strconv.FormatFloat(t.balance, 'g', -1, 64)
-	}
-	return t.describe("Table", shape)
-}
-
-// String is e.g. "longstraw.Skeleton(100 nodes, unkeyed, fanout bits 4, levels 2)".
-func (k *Skeleton) String() string {
-	if k == nil {
-		return (*nodeSet)(nil).describe("Skeleton", "")
-	}
-	return k.describe("Skeleton", fmt.Sprintf("fanout bits %d, levels %d", k.fanoutBits, k.levels))
-}
+// String is e.g. "longstraw.Snapshot(100 nodes, skeleton, unkeyed, fanout bits 4, levels 2)".
+func (s *Snapshot) String() string { return describe(s, "Snapshot") }
 
 // String is e.g. "longstraw.Bounded(3 nodes, unkeyed, 2 requests in flight)".
 func (b *Bounded) String() string {
@@ -78,10 +64,7 @@ func (b *Bounded) String() string {
 func (r *Rendezvous) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(r.String())) }
 
 // Format prints String for every verb, as Rendezvous.Format.
-func (t *Table) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(t.String())) }
-
-// Format prints String for every verb, as Rendezvous.Format.
-func (k *Skeleton) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(k.String())) }
+func (s *Snapshot) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(s.String())) }
 
 // Format prints String for every verb, as Rendezvous.Format.
 func (b *Bounded) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(b.String())) }

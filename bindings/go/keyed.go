@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -38,32 +39,34 @@ func checkSecretOptions(op string, o options) error {
 	return nil
 }
 
+// secretArg is the secret as the C library takes it: (NULL, 0) for none; an
+// empty secret is a length error there, not "none".
+func secretArg(o options) (*C.uint8_t, C.size_t) {
+	switch {
+	case o.secret == nil:
+		return nil, 0
+	case len(o.secret) == 0:
+		return (*C.uint8_t)(unsafe.Pointer(&noBytes[0])), 0
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&o.secret[0])), C.size_t(len(o.secret))
+}
+
 var noBytes [1]byte
 
-// newCRendezvous creates the empty C set the options describe: keyed with
-// the secret, or v1 with the seed.
+// newCRendezvous creates the empty flat C set the options describe: keyed
+// with the secret, or v1 with the seed.
 func newCRendezvous(o options, out **C.longstraw_rendezvous) C.longstraw_result {
-	if o.secret == nil {
-		return C.longstraw_rendezvous_new(C.uint64_t(o.seed), C.uint32_t(o.placement), out)
-	}
-	p := (*C.uint8_t)(unsafe.Pointer(&noBytes[0])) // an empty secret is a length error, not a NULL one
-	if len(o.secret) > 0 {
-		p = (*C.uint8_t)(unsafe.Pointer(&o.secret[0]))
-	}
-	return C.longstraw_rendezvous_new_keyed(p, C.size_t(len(o.secret)), C.uint32_t(o.placement), out)
+	secret, secretLen := secretArg(o)
+	defer runtime.KeepAlive(o.secret)
+	return C.longstraw_rendezvous_new(C.uint64_t(o.seed), secret, secretLen, C.uint32_t(o.placement), out)
 }
 
 // newCBounded creates the empty C bounded-load set the options describe,
 // keyed or v1 as newCRendezvous does.
 func newCBounded(o options, balanceFactor float64, out **C.longstraw_bounded) C.longstraw_result {
-	if o.secret == nil {
-		return C.longstraw_bounded_new(C.uint64_t(o.seed), C.uint32_t(o.placement), C.double(balanceFactor), out)
-	}
-	p := (*C.uint8_t)(unsafe.Pointer(&noBytes[0]))
-	if len(o.secret) > 0 {
-		p = (*C.uint8_t)(unsafe.Pointer(&o.secret[0]))
-	}
-	return C.longstraw_bounded_new_keyed(p, C.size_t(len(o.secret)), C.uint32_t(o.placement), C.double(balanceFactor), out)
+	secret, secretLen := secretArg(o)
+	defer runtime.KeepAlive(o.secret)
+	return C.longstraw_bounded_new(C.uint64_t(o.seed), secret, secretLen, C.uint32_t(o.placement), C.double(balanceFactor), out)
 }
 
 // describeHashing names what a failed constructor was given, never the
@@ -73,21 +76,4 @@ func describeHashing(o options) string {
 		return fmt.Sprintf("(secret of %d bytes, placement %d)", len(o.secret), o.placement)
 	}
 	return fmt.Sprintf("(placement %d)", o.placement)
-}
-
-// IsKeyed reports whether keys are placed by keyed-v1 (the set was built
-// WithSecret).
-// It holds the current view while it asks, so a concurrent change cannot
-// free the snapshot under it; a closed set answers false.
-func (s *nodeSet) IsKeyed() bool {
-	v, err := s.acquire("IsKeyed")
-	if err != nil {
-		return false
-	}
-	defer v.release()
-	var keyed C.uint32_t
-	if C.longstraw_snapshot_is_keyed(v.snap, &keyed) != C.LONGSTRAW_OK {
-		return false
-	}
-	return keyed != 0
 }

@@ -111,7 +111,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 	}
 	sameRankings(t, "saved flat", again, inCode)
 
-	table, err := LoadTable(keyedFiles(t, dir, "table", "[table]\nbits = 6\nreplicas = 2\n"))
+	table, err := Load(keyedFiles(t, dir, "table", "[table]\nbits = 6\nreplicas = 2\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +120,13 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 		t.Fatalf("save of a loaded keyed table: %v", err)
 	}
 	checkSavedFile(t, out, "secret.hex")
-	tableAgain, err := LoadTable(out)
+	tableAgain, err := Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameRankings(t, "saved table", tableAgain, table)
 
-	skeleton, err := LoadSkeleton(keyedFiles(t, dir, "skeleton", "[skeleton]\nfanout_bits = 1\nlevels = 1\n"))
+	skeleton, err := Load(keyedFiles(t, dir, "skeleton", "[skeleton]\nfanout_bits = 1\nlevels = 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 	if err := skeleton.Save(out); err != nil {
 		t.Fatalf("save of a loaded keyed skeleton: %v", err)
 	}
-	skeletonAgain, err := LoadSkeleton(out)
+	skeletonAgain, err := Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +235,7 @@ func TestPathsWithNUL(t *testing.T) {
 		t.Fatalf("Save with a NUL in the path overwrote %s:\n%s", real, text)
 	}
 	for name, call := range map[string]func() error{
-		"Load":         func() error { _, err := Load(cut); return err },
-		"LoadTable":    func() error { _, err := LoadTable(cut); return err },
-		"LoadSkeleton": func() error { _, err := LoadSkeleton(cut); return err },
-		"FileMode":     func() error { _, err := FileMode(cut); return err },
+		"Load": func() error { _, err := Load(cut); return err },
 	} {
 		if err := call(); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), "path contains a NUL byte") {
 			t.Errorf("%s(%q): %v", name, cut, err)
@@ -334,19 +331,21 @@ func TestSetFormat(t *testing.T) {
 	_, release, _ := bounded.Acquire("k")
 	defer release()
 	var zero Rendezvous
-	var nilTable *Table
+	var nilSnapshot *Snapshot
+	snap, _ := table.Snapshot()
 	for _, c := range []struct {
 		v    any
 		want string
 	}{
-		{r, "longstraw.Rendezvous(3 nodes, unkeyed)"},
-		{keyed, "longstraw.Rendezvous(2 nodes, keyed)"},
-		{table, "longstraw.Table(2 nodes, unkeyed, 2^4 partitions, 2 replicas, balance 1.5)"},
-		{skeleton, "longstraw.Skeleton(2 nodes, unkeyed, fanout bits 2, levels 1)"},
+		{r, "longstraw.Rendezvous(3 nodes, flat, unkeyed)"},
+		{keyed, "longstraw.Rendezvous(2 nodes, flat, keyed)"},
+		{table, "longstraw.Rendezvous(2 nodes, table, unkeyed, 2^4 partitions, 2 replicas, balance 1.5)"},
+		{skeleton, "longstraw.Rendezvous(2 nodes, skeleton, unkeyed, fanout bits 2, levels 1)"},
+		{snap, "longstraw.Snapshot(2 nodes, table, unkeyed, 2^4 partitions, 2 replicas, balance 1.5)"},
 		{bounded, "longstraw.Bounded(2 nodes, unkeyed, 1 requests in flight)"},
 		{keyedBounded, "longstraw.Bounded(3 nodes, keyed, 0 requests in flight)"},
 		{&zero, "longstraw.Rendezvous(unusable: nil or zero value)"},
-		{nilTable, "longstraw.Table(unusable: nil or zero value)"},
+		{nilSnapshot, "longstraw.Snapshot(unusable: nil or zero value)"},
 	} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
 			if got := fmt.Sprintf(verb, c.v); got != c.want {
@@ -357,6 +356,10 @@ func TestSetFormat(t *testing.T) {
 	r.Close()
 	if got := fmt.Sprint(r); got != "longstraw.Rendezvous(closed)" {
 		t.Errorf("closed: %q", got)
+	}
+	snap.Close()
+	if got := fmt.Sprint(snap); got != "longstraw.Snapshot(closed)" {
+		t.Errorf("closed snapshot: %q", got)
 	}
 }
 

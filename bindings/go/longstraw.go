@@ -7,15 +7,23 @@
 //	owner, err := r.Owner("user:42")
 //	replicas, err := r.TopK("user:42", 2)
 //
+// One type, *Rendezvous, is a set of any mode: New makes a flat set (every
+// node races for every key), NewTable a partition table (O(1) lookups, exact
+// HRW per partition) and NewSkeleton a skeleton (O(log n) lookups, its own
+// placement); Load and LoadBytes give whatever mode a membership file names.
+// Every mode has the same methods; Mode says which one a set is, and the
+// mode's own parameters (PartitionBits, Replicas, FanoutBits, ...) answer
+// (value, true) on that mode and (zero, false) on the others.
+//
 // A Rendezvous is safe for concurrent use: lookups never block, and a
 // membership change (Add, Remove, SetWeight) is seen by a lookup entirely or
-// not at all.
-//
-// For large fleets, NewTable (a partition table: O(1) lookups, exact HRW per
-// partition) and NewSkeleton (skeleton HRW: O(log n) lookups, its own
-// placement) have the same methods. Every set can label nodes with failure
-// domains (WithDomains, AddInDomain) and pick at most one replica per domain
+// not at all. Snapshot gives an immutable view of the current membership
+// with the same lookups. Every set can label nodes with failure domains
+// (WithDomains, AddInDomain) and pick at most one replica per domain
 // (TopKDistinct).
+//
+// Every method of every type is safe on a nil pointer or a zero value: it
+// returns an ErrInvalidArgument (or a zero value) instead of panicking.
 //
 // The package links liblongstraw statically (cgo): the module carries the
 // header (include/longstraw.h) and one archive per platform
@@ -124,47 +132,74 @@ func WithShape(fanoutBits, levels uint8) Option {
 	return func(o *options) { o.shape = &[2]uint8{fanoutBits, levels} }
 }
 
-// Rendezvous is a node set placed by flat rendezvous hashing. Its methods
-// are safe for concurrent use.
-type Rendezvous struct{ nodeSet }
+// Mode is how a set places keys.
+type Mode int
 
-// Table is a partition table: each key belongs to one of 2^bits partitions
-// (by its key hash) and each partition is placed by rendezvous hashing, so a
-// lookup is a table read. Removing a node moves exactly its partitions;
-// adding one moves only the partitions it wins. Its methods are safe for
+const (
+	// Flat is rendezvous hashing: every node races for every key.
+	Flat Mode = iota
+	// Table is a partition table: each key belongs to one of 2^bits
+	// partitions (by its key hash) and each partition is placed by
+	// rendezvous hashing, so a lookup is a table read. Removing a node moves
+	// exactly its partitions; adding one moves only the partitions it wins.
+	Table
+	// Skeleton is skeleton (hierarchical) rendezvous hashing: nodes are the
+	// leaves of a virtual tree that depends only on the membership, and a
+	// lookup races the children level by level. Its placement differs from
+	// a flat set's (unless it has 0 levels).
+	Skeleton
+)
+
+// String is "flat", "table" or "skeleton", as in membership files.
+func (m Mode) String() string {
+	switch m {
+	case Flat:
+		return "flat"
+	case Table:
+		return "table"
+	case Skeleton:
+		return "skeleton"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// Rendezvous is a node set of any mode (see Mode). Its methods are safe for
 // concurrent use.
-type Table struct {
-	nodeSet
-	bits, replicas int
-	distinct       bool
-	balance        float64 // 0 for a plain table; fixed when the table is made
-}
-
-// Skeleton places keys by skeleton (hierarchical) rendezvous hashing: nodes
-// are the leaves of a virtual tree that depends only on the membership, and
-// a lookup races the children level by level. Its placement differs from a
-// Rendezvous's (unless levels is 0). Its methods are safe for concurrent use.
-type Skeleton struct {
-	nodeSet
-	fanoutBits, levels int
-}
-
-// nodeSet is what the three kinds of set share: the C set, serialised
-// changes, and the view lookups run on.
-type nodeSet struct {
+type Rendezvous struct {
 	writer sync.Mutex // serialises changes, so each view follows the one before
-	set    members
+	h      *handle
 	view   atomic.Pointer[view]
-	closed bool // set by Close, under writer
+	closed bool     // set by Close, under writer
+	info   *setInfo // fixed when the set is made
 }
 
-// view is one immutable membership: a C snapshot and its node ids, decoded
+// setInfo is what never changes over a set's life: its mode, the mode's
+// parameters and how it hashes.
+type setInfo struct {
+	mode       Mode
+	seed       uint64
+	keyed      bool
+	placement  uint32
+	bits       int
+	replicas   int
+	distinct   bool
+	balance    float64 // 0 for a plain table
+	fanoutBits int
+	levels     int
+}
+
+// noInfo answers for a nil or zero-value set: flat, and no mode parameters.
+var noInfo = &setInfo{}
+
+// view is one immutable membership: a C snapshot and its nodes, decoded
 // once, so that a lookup is a single C call and an index into ids.
 type view struct {
 	snap     *C.longstraw_snapshot
 	ids      []string
+	weights  []float64
 	domains  []string
 	eligible int
+	info     *setInfo
 	use      viewUse // who is using snap, and whether it is retired (close.go)
 }
 
@@ -196,30 +231,25 @@ func buildOptions(op string, opts []Option) (options, error) {
 	return o, checkSecretOptions(op, o)
 }
 
-// New creates a set of nodes, each with weight 1 unless WithWeights says
-// otherwise. The order of nodes does not affect placement.
+// New creates a flat set of nodes, each with weight 1 unless WithWeights
+// says otherwise. The order of nodes does not affect placement.
 func New(nodes []string, opts ...Option) (*Rendezvous, error) {
 	o, err := buildOptions("New", opts)
 	if err != nil {
 		return nil, err
 	}
-	h, err := newRendezvousHandle("New", nodes, o)
+	h, err := newFlatHandle("New", nodes, o)
 	if err != nil {
 		return nil, err
 	}
-	r := &Rendezvous{}
-	r.set = h
-	if err := r.refresh(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return newSet("New", h)
 }
 
 // NewTable creates a partition table of nodes (see Table), with the options
-// of New plus WithPartitionBits, WithReplicas and WithDistinctDomains.
-// Building ranks every partition over every node (on all cores); a table is
-// meant for up to about 10^4 nodes.
-func NewTable(nodes []string, opts ...Option) (*Table, error) {
+// of New plus WithPartitionBits, WithReplicas, WithDistinctDomains and
+// WithBalance. Building ranks every partition over every node (on all
+// cores); a table is meant for up to about 10^4 nodes.
+func NewTable(nodes []string, opts ...Option) (*Rendezvous, error) {
 	o, err := buildOptions("NewTable", opts)
 	if err != nil {
 		return nil, err
@@ -238,18 +268,14 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 	if replicas < 0 {
 		cReplicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
 	}
-	h := &tableHandle{}
+	balance := 0.0 // a plain table
+	if o.balance != nil {
+		balance = *o.balance
+	}
+	h := &handle{}
 	var detail string // the C library's own words for a refusal
 	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		// The last error message is per thread: read it on the thread that failed.
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		var code C.longstraw_result
-		if o.balance != nil {
-			code = newBalancedTable(members, bits, cReplicas, flags, *o.balance, &h.p)
-		} else {
-			code = C.longstraw_table_new(members, bits, cReplicas, flags, &h.p)
-		}
+		code := C.longstraw_rendezvous_new_table(members, bits, cReplicas, flags, C.double(balance), &h.p)
 		if code != C.LONGSTRAW_OK {
 			detail = C.GoString(C.longstraw_last_error_message())
 		}
@@ -267,20 +293,8 @@ func NewTable(nodes []string, opts ...Option) (*Table, error) {
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*tableHandle).free)
-	var gotBits C.uint8_t
-	var gotReplicas C.size_t
-	var gotFlags C.uint32_t
-	if err := check(C.longstraw_table_shape(h.p, &gotBits, &gotReplicas, &gotFlags), "NewTable", ""); err != nil {
-		return nil, err
-	}
-	t := &Table{bits: int(gotBits), replicas: int(gotReplicas), distinct: gotFlags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
-		balance: readBalance(h)}
-	t.set = h
-	if err := t.refresh(); err != nil {
-		return nil, err
-	}
-	return t, nil
+	runtime.SetFinalizer(h, (*handle).free)
+	return newSet("NewTable", h)
 }
 
 func autoOr(bits *uint8) string {
@@ -290,9 +304,9 @@ func autoOr(bits *uint8) string {
 	return fmt.Sprint(*bits)
 }
 
-// NewSkeleton creates a skeleton HRW set of nodes (see Skeleton), with the
+// NewSkeleton creates a skeleton set of nodes (see Skeleton), with the
 // options of New plus WithShape.
-func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
+func NewSkeleton(nodes []string, opts ...Option) (*Rendezvous, error) {
 	o, err := buildOptions("NewSkeleton", opts)
 	if err != nil {
 		return nil, err
@@ -301,9 +315,9 @@ func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
 	if o.shape != nil {
 		fanoutBits, levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
 	}
-	h := &skeletonHandle{}
+	h := &handle{}
 	err = fromMembers("NewSkeleton", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		return C.longstraw_skeleton_new(members, fanoutBits, levels, &h.p)
+		return C.longstraw_rendezvous_new_skeleton(members, fanoutBits, levels, &h.p)
 	})
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) && o.shape != nil {
@@ -311,70 +325,83 @@ func NewSkeleton(nodes []string, opts ...Option) (*Skeleton, error) {
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*skeletonHandle).free)
-	var gotFanout, gotLevels C.uint8_t
-	if err := check(C.longstraw_skeleton_shape(h.p, &gotFanout, &gotLevels), "NewSkeleton", ""); err != nil {
+	runtime.SetFinalizer(h, (*handle).free)
+	return newSet("NewSkeleton", h)
+}
+
+// newSet wraps a new C set, which the caller owns alone: it publishes the
+// first view and reads from it what never changes (the mode and its
+// parameters, the hashing).
+func newSet(op string, h *handle) (*Rendezvous, error) {
+	r := &Rendezvous{h: h, info: &setInfo{}}
+	if err := r.refresh(); err != nil {
+		h.free()
 		return nil, err
 	}
-	k := &Skeleton{fanoutBits: int(gotFanout), levels: int(gotLevels)}
-	k.set = h
-	if err := k.refresh(); err != nil {
+	if err := r.info.read(op, r.view.Load().snap); err != nil {
+		h.free()
 		return nil, err
 	}
-	return k, nil
+	return r, nil
 }
 
-// PartitionBits is the table's partition bits: it has 2^PartitionBits partitions.
-func (t *Table) PartitionBits() int {
-	if t == nil {
-		return 0
+// read fills in what never changes over a set's life from one snapshot.
+func (i *setInfo) read(op string, snap *C.longstraw_snapshot) error {
+	var mode C.longstraw_mode
+	var seed C.uint64_t
+	var keyed, placement C.uint32_t
+	for _, code := range []C.longstraw_result{C.longstraw_snapshot_mode(snap, &mode), C.longstraw_snapshot_seed(snap, &seed),
+		C.longstraw_snapshot_is_keyed(snap, &keyed), C.longstraw_snapshot_placement(snap, &placement)} {
+		if err := check(code, op, ""); err != nil {
+			return err
+		}
 	}
-	return t.bits
-}
-
-// Replicas is how many nodes the table stores per partition.
-func (t *Table) Replicas() int {
-	if t == nil {
-		return 0
+	i.seed, i.keyed, i.placement = uint64(seed), keyed != 0, uint32(placement)
+	switch mode {
+	case C.LONGSTRAW_MODE_TABLE:
+		var bits C.uint8_t
+		var replicas C.size_t
+		var flags C.uint32_t
+		var balance C.double
+		if err := check(C.longstraw_snapshot_table_shape(snap, &bits, &replicas, &flags, &balance), op, ""); err != nil {
+			return err
+		}
+		i.mode, i.bits, i.replicas = Table, int(bits), int(replicas)
+		i.distinct, i.balance = flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0, float64(balance)
+	case C.LONGSTRAW_MODE_SKELETON:
+		var fanoutBits, levels C.uint8_t
+		if err := check(C.longstraw_snapshot_skeleton_shape(snap, &fanoutBits, &levels), op, ""); err != nil {
+			return err
+		}
+		i.mode, i.fanoutBits, i.levels = Skeleton, int(fanoutBits), int(levels)
 	}
-	return t.replicas
-}
-
-// DistinctDomains is whether the stored nodes are at most one per failure domain.
-func (t *Table) DistinctDomains() bool { return t != nil && t.distinct }
-
-// Shape is the skeleton's fan-out bits and levels (both 0 when flat).
-func (k *Skeleton) Shape() (fanoutBits, levels int) {
-	if k == nil {
-		return 0, 0
-	}
-	return k.fanoutBits, k.levels
+	return nil
 }
 
 // fromMembers builds the nodes as a flat set, then makes the table or
 // skeleton from its snapshot with create (the C library takes a table's or
 // skeleton's initial nodes from a snapshot, so that it can build at once).
 func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_snapshot) C.longstraw_result) error {
-	h, err := newRendezvousHandle(op, nodes, o)
+	h, err := newFlatHandle(op, nodes, o)
 	if err != nil {
 		return err
 	}
 	defer h.free()
 	var snap *C.longstraw_snapshot
-	if err := check(C.longstraw_rendezvous_snapshot(h.p, &snap), op, ""); err != nil {
+	if err := check(h.snapshot(&snap), op, ""); err != nil {
 		return err
 	}
 	defer C.longstraw_snapshot_free(snap)
 	return check(create(snap), op, "")
 }
 
-// newRendezvousHandle makes a C rendezvous of the nodes, weights and domains.
-func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandle, error) {
-	h := &rendezvousHandle{}
+// newFlatHandle makes a flat C set of the nodes, weights and domains.
+func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
+	h := &handle{}
 	if err := check(newCRendezvous(o, &h.p), op, describeHashing(o)); err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*rendezvousHandle).free)
+	runtime.SetFinalizer(h, (*handle).free)
 
 	index := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
@@ -402,25 +429,12 @@ func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandl
 		}
 	}
 	bytes, offsets := packStrings(nodes)
-	var weightsPtr *C.double
-	if len(weights) > 0 {
-		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
+	var labelBytes []byte
+	var labelOffsets []uint64
+	if o.domains != nil {
+		labelBytes, labelOffsets = packStrings(labels)
 	}
-	var code C.longstraw_result
-	if o.domains == nil {
-		code = C.longstraw_rendezvous_add_batch(h.p, bytesPtr(bytes), C.size_t(len(bytes)),
-			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)))
-	} else {
-		labelBytes, labelOffsets := packStrings(labels)
-		code = C.longstraw_rendezvous_add_batch_in_domains(h.p, bytesPtr(bytes), C.size_t(len(bytes)),
-			offsetsPtr(offsets), C.size_t(len(offsets)), weightsPtr, C.size_t(len(weights)),
-			bytesPtr(labelBytes), C.size_t(len(labelBytes)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
-		runtime.KeepAlive(labelBytes)
-		runtime.KeepAlive(labelOffsets)
-	}
-	runtime.KeepAlive(bytes)
-	runtime.KeepAlive(offsets)
-	runtime.KeepAlive(weights)
+	code := h.addBatch(bytes, offsets, weights, labelBytes, labelOffsets)
 	if code != C.LONGSTRAW_OK {
 		return nil, check(code, op, explainBatch(o, nodes, weights, labels))
 	}
@@ -430,15 +444,14 @@ func newRendezvousHandle(op string, nodes []string, o options) (*rendezvousHandl
 // explainBatch finds the node a failed batch add tripped on, by adding the
 // nodes one at a time to a scratch set, so the error names it.
 func explainBatch(o options, nodes []string, weights []float64, labels []string) string {
-	var scratch *C.longstraw_rendezvous
-	if newCRendezvous(o, &scratch) != C.LONGSTRAW_OK {
+	scratch := &handle{}
+	if newCRendezvous(o, &scratch.p) != C.LONGSTRAW_OK {
 		return ""
 	}
-	defer C.longstraw_rendezvous_free(scratch)
+	defer scratch.free()
 	for i, n := range nodes {
 		label := labels[i]
-		if C.longstraw_rendezvous_add_in_domain(scratch, strPtr(n), C.size_t(len(n)), C.double(weights[i]),
-			strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
+		if scratch.add(strPtr(n), C.size_t(len(n)), C.double(weights[i]), strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
 			if label != "" {
 				return fmt.Sprintf("(node %s, weight %v, domain %s)", shown(n), weights[i], shown(label))
 			}
@@ -448,26 +461,14 @@ func explainBatch(o options, nodes []string, weights []float64, labels []string)
 	return ""
 }
 
-// members is the C node set behind a Rendezvous, Table or Skeleton; each
-// kind wraps its handle (and frees it when collected).
-type members interface {
-	add(id *C.uint8_t, idLen C.size_t, weight C.double, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
-	remove(id *C.uint8_t, idLen C.size_t) C.longstraw_result
-	setWeight(id *C.uint8_t, idLen C.size_t, weight C.double) C.longstraw_result
-	setDomain(id *C.uint8_t, idLen C.size_t, domain *C.uint8_t, domainLen C.size_t) C.longstraw_result
-	snapshot(out **C.longstraw_snapshot) C.longstraw_result
-	// save writes the set as a membership file (save.go).
-	save(path, secretFile, secretEnv, msg *C.char) C.longstraw_result
-	free()
-}
-
-type rendezvousHandle struct{ p *C.longstraw_rendezvous }
-type tableHandle struct{ p *C.longstraw_table }
-type skeletonHandle struct{ p *C.longstraw_skeleton }
+// handle is the C set behind a Rendezvous, of any mode. Every method keeps
+// h alive until C returns, so that its finalizer cannot free the set during
+// a call.
+type handle struct{ p *C.longstraw_rendezvous }
 
 // free releases the C set; a second call does nothing. Callers hold the
 // set's writer lock (or own the handle alone), so no C call is using it.
-func (h *rendezvousHandle) free() {
+func (h *handle) free() {
 	if h.p != nil {
 		C.longstraw_rendezvous_free(h.p)
 		h.p = nil
@@ -475,388 +476,166 @@ func (h *rendezvousHandle) free() {
 	runtime.SetFinalizer(h, nil)
 }
 
-func (h *tableHandle) free() {
-	if h.p != nil {
-		C.longstraw_table_free(h.p)
-		h.p = nil
-	}
-	runtime.SetFinalizer(h, nil)
-}
-
-func (h *skeletonHandle) free() {
-	if h.p != nil {
-		C.longstraw_skeleton_free(h.p)
-		h.p = nil
-	}
-	runtime.SetFinalizer(h, nil)
-}
-
-// The methods keep h alive until C returns, so that its finalizer cannot
-// free the handle during a call.
-
-func (h *rendezvousHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+func (h *handle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
 	return C.longstraw_rendezvous_add_in_domain(h.p, id, n, w, d, dn)
 }
-func (h *rendezvousHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
+
+func (h *handle) addBatch(ids []byte, offsets []uint64, weights []float64, labels []byte, labelOffsets []uint64) C.longstraw_result {
+	defer runtime.KeepAlive(h)
+	var weightsPtr *C.double
+	if len(weights) > 0 {
+		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
+	}
+	code := C.longstraw_rendezvous_add_batch(h.p, bytesPtr(ids), C.size_t(len(ids)), offsetsPtr(offsets), C.size_t(len(offsets)),
+		weightsPtr, C.size_t(len(weights)), bytesPtr(labels), C.size_t(len(labels)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
+	runtime.KeepAlive(ids)
+	runtime.KeepAlive(offsets)
+	runtime.KeepAlive(weights)
+	runtime.KeepAlive(labels)
+	runtime.KeepAlive(labelOffsets)
+	return code
+}
+
+func (h *handle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
 	return C.longstraw_rendezvous_remove(h.p, id, n)
 }
-func (h *rendezvousHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
+
+func (h *handle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
 	defer runtime.KeepAlive(h)
 	return C.longstraw_rendezvous_set_weight(h.p, id, n, w)
 }
-func (h *rendezvousHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
+
+func (h *handle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
 	defer runtime.KeepAlive(h)
 	return C.longstraw_rendezvous_set_domain(h.p, id, n, d, dn)
 }
-func (h *rendezvousHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
+
+func (h *handle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
 	defer runtime.KeepAlive(h)
 	return C.longstraw_rendezvous_snapshot(h.p, out)
 }
 
-func (h *tableHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_add_in_domain(h.p, id, n, w, d, dn)
-}
-func (h *tableHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_remove(h.p, id, n)
-}
-func (h *tableHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_set_weight(h.p, id, n, w)
-}
-func (h *tableHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_set_domain(h.p, id, n, d, dn)
-}
-func (h *tableHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_snapshot(h.p, out)
-}
-
-func (h *skeletonHandle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_add_in_domain(h.p, id, n, w, d, dn)
-}
-func (h *skeletonHandle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_remove(h.p, id, n)
-}
-func (h *skeletonHandle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_set_weight(h.p, id, n, w)
-}
-func (h *skeletonHandle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_set_domain(h.p, id, n, d, dn)
-}
-func (h *skeletonHandle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_snapshot(h.p, out)
-}
-
-// refresh publishes a view of the set's current membership. Callers hold
-// s.writer (or own s exclusively, in a constructor).
-func (s *nodeSet) refresh() error {
-	v := &view{}
-	if err := check(s.set.snapshot(&v.snap), "snapshot", ""); err != nil {
-		return err
+// newViewOf takes a C snapshot of the set and decodes its nodes, or shares
+// them with same, a view of the same membership. Callers hold the writer
+// lock (or own the set alone).
+func (r *Rendezvous) newViewOf(same *view) (*view, error) {
+	var snap *C.longstraw_snapshot // a local: cgo refuses a pointer into a struct holding Go pointers
+	if err := check(r.h.snapshot(&snap), "Snapshot", ""); err != nil {
+		return nil, err
 	}
+	v := &view{snap: snap, info: r.info}
 	runtime.SetFinalizer(v, (*view).finalize)
+	if same != nil {
+		v.ids, v.weights, v.domains, v.eligible = same.ids, same.weights, same.domains, same.eligible
+		return v, nil
+	}
 	var n, eligible C.size_t
 	C.longstraw_snapshot_len(v.snap, &n)
 	C.longstraw_snapshot_eligible(v.snap, &eligible)
 	v.eligible = int(eligible)
 	v.ids = make([]string, int(n))
+	v.weights = make([]float64, int(n))
 	v.domains = make([]string, int(n))
 	for i := range v.ids {
 		var id, domain *C.uint8_t
 		var idLen, domainLen C.size_t
 		var weight C.double
 		if err := check(C.longstraw_snapshot_node(v.snap, C.uint32_t(i), &id, &idLen, &weight), "snapshot", ""); err != nil {
-			return err
+			return nil, err
 		}
 		v.ids[i] = C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen))
+		v.weights[i] = float64(weight)
 		if err := check(C.longstraw_snapshot_domain(v.snap, C.uint32_t(i), &domain, &domainLen), "snapshot", ""); err != nil {
-			return err
+			return nil, err
 		}
 		v.domains[i] = C.GoStringN((*C.char)(unsafe.Pointer(domain)), C.int(domainLen))
 	}
-	if old := s.view.Swap(v); old != nil {
+	return v, nil
+}
+
+// refresh publishes a view of the set's current membership. Callers hold
+// r.writer (or own r exclusively, in a constructor).
+func (r *Rendezvous) refresh() error {
+	v, err := r.newViewOf(nil)
+	if err != nil {
+		return err
+	}
+	if old := r.view.Swap(v); old != nil {
 		old.retire()
 	}
 	return nil
 }
 
-func (s *nodeSet) change(op, value string, call func() C.longstraw_result) error {
-	s.writer.Lock()
-	defer s.writer.Unlock()
-	if s.closed {
+// usable is false for a nil pointer or a zero value (a set not made by New,
+// NewTable, NewSkeleton, Load or LoadBytes).
+func (r *Rendezvous) usable() bool { return r != nil && r.view.Load() != nil }
+
+func (r *Rendezvous) change(op, value string, call func(h *handle) C.longstraw_result) error {
+	if !r.usable() {
+		return unusable(op, "Rendezvous")
+	}
+	r.writer.Lock()
+	defer r.writer.Unlock()
+	if r.closed {
 		return closedError(op)
 	}
-	if err := check(call(), op, value); err != nil {
+	if err := check(call(r.h), op, value); err != nil {
 		return err
 	}
-	return s.refresh()
+	return r.refresh()
 }
 
 // Add adds a node with a weight (1 is the usual weight; 0 adds it drained).
 // Keys move only to the new node.
-func (s *nodeSet) Add(id string, weight float64) error {
-	return s.AddInDomain(id, weight, "")
+func (r *Rendezvous) Add(id string, weight float64) error {
+	if !r.usable() {
+		return unusable("Add", "Rendezvous")
+	}
+	return r.AddInDomain(id, weight, "")
 }
 
 // AddInDomain adds a node in a failure domain (rack, zone); see
 // TopKDistinct. The domain "" means none: the node is a domain of its own.
-func (s *nodeSet) AddInDomain(id string, weight float64, domain string) error {
+func (r *Rendezvous) AddInDomain(id string, weight float64, domain string) error {
+	if !r.usable() {
+		return unusable("AddInDomain", "Rendezvous")
+	}
 	op, value := "Add", fmt.Sprintf("(%s, %v)", shown(id), weight)
 	if domain != "" {
 		op, value = "AddInDomain", fmt.Sprintf("(%s, %v, %s)", shown(id), weight, shown(domain))
 	}
-	return s.change(op, value, func() C.longstraw_result {
+	return r.change(op, value, func(h *handle) C.longstraw_result {
 		defer runtime.KeepAlive(id)
 		defer runtime.KeepAlive(domain)
-		return s.set.add(strPtr(id), C.size_t(len(id)), C.double(weight), strPtr(domain), C.size_t(len(domain)))
+		return h.add(strPtr(id), C.size_t(len(id)), C.double(weight), strPtr(domain), C.size_t(len(domain)))
 	})
 }
 
 // Remove removes a node. Only the keys it owned move.
-func (s *nodeSet) Remove(id string) error {
-	return s.change("Remove", shown(id), func() C.longstraw_result {
+func (r *Rendezvous) Remove(id string) error {
+	return r.change("Remove", shown(id), func(h *handle) C.longstraw_result {
 		defer runtime.KeepAlive(id)
-		return s.set.remove(strPtr(id), C.size_t(len(id)))
+		return h.remove(strPtr(id), C.size_t(len(id)))
 	})
 }
 
 // SetWeight changes a node's weight; 0 drains it.
-func (s *nodeSet) SetWeight(id string, weight float64) error {
-	return s.change("SetWeight", fmt.Sprintf("(%s, %v)", shown(id), weight), func() C.longstraw_result {
+func (r *Rendezvous) SetWeight(id string, weight float64) error {
+	return r.change("SetWeight", fmt.Sprintf("(%s, %v)", shown(id), weight), func(h *handle) C.longstraw_result {
 		defer runtime.KeepAlive(id)
-		return s.set.setWeight(strPtr(id), C.size_t(len(id)), C.double(weight))
+		return h.setWeight(strPtr(id), C.size_t(len(id)), C.double(weight))
 	})
 }
 
 // SetDomain sets a node's failure domain; "" clears it.
-func (s *nodeSet) SetDomain(id string, domain string) error {
-	return s.change("SetDomain", fmt.Sprintf("(%s, %s)", shown(id), shown(domain)), func() C.longstraw_result {
+func (r *Rendezvous) SetDomain(id string, domain string) error {
+	return r.change("SetDomain", fmt.Sprintf("(%s, %s)", shown(id), shown(domain)), func(h *handle) C.longstraw_result {
 		defer runtime.KeepAlive(id)
 		defer runtime.KeepAlive(domain)
-		return s.set.setDomain(strPtr(id), C.size_t(len(id)), strPtr(domain), C.size_t(len(domain)))
+		return h.setDomain(strPtr(id), C.size_t(len(id)), strPtr(domain), C.size_t(len(domain)))
 	})
-}
-
-// Len is the number of nodes, drained ones included.
-func (s *nodeSet) Len() int { return len(s.view.Load().ids) }
-
-// Nodes returns the node ids in index order.
-func (s *nodeSet) Nodes() []string { return append([]string(nil), s.view.Load().ids...) }
-
-// Backend names the kernel lookups run on ("scalar", "sse2", "avx2",
-// "avx512" or "neon"), chosen once per process from the CPU, or forced with
-// the LONGSTRAW_BACKEND environment variable. It never changes placement.
-func (s *nodeSet) Backend() string {
-	v, err := s.acquire("Backend")
-	if err != nil {
-		return "closed"
-	}
-	defer v.release()
-	var name *C.char
-	if C.longstraw_snapshot_backend(v.snap, &name) != C.LONGSTRAW_OK {
-		return "unknown"
-	}
-	return C.GoString(name)
-}
-
-// Domains returns each node's failure domain in index order ("" for none).
-func (s *nodeSet) Domains() []string { return append([]string(nil), s.view.Load().domains...) }
-
-// Owner returns the node that owns key. It fails with ErrNoEligibleNode when
-// the set is empty or every node has weight 0.
-func (s *nodeSet) Owner(key string) (string, error) {
-	return s.owner(strPtr(key), len(key), key)
-}
-
-// OwnerBytes is Owner for a key given as bytes; the key is not copied.
-func (s *nodeSet) OwnerBytes(key []byte) (string, error) {
-	return s.owner(bytesPtr(key), len(key), key)
-}
-
-func (s *nodeSet) owner(key *C.uint8_t, keyLen int, keep any) (string, error) {
-	v, err := s.acquire("Owner")
-	if err != nil {
-		return "", err
-	}
-	defer v.release()
-	var index C.uint32_t
-	var id *C.uint8_t
-	var idLen C.size_t
-	code := C.longstraw_snapshot_owner(v.snap, key, C.size_t(keyLen), &index, &id, &idLen)
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(keep)
-	if code != C.LONGSTRAW_OK {
-		return "", check(code, "Owner", "")
-	}
-	return v.ids[index], nil
-}
-
-// TopK returns the best k nodes for key, best first: its owner and then the
-// nodes that would own it if the ones before were gone. Fewer than k come
-// back when fewer nodes are eligible; an empty set gives an empty slice.
-// (For a Table, the ranking of the key's partition; for a Skeleton, the
-// skeleton ranking.)
-func (s *nodeSet) TopK(key string, k int) ([]string, error) {
-	return s.topK(strPtr(key), len(key), key, k, "TopK")
-}
-
-// TopKBytes is TopK for a key given as bytes; the key is not copied.
-func (s *nodeSet) TopKBytes(key []byte, k int) ([]string, error) {
-	return s.topK(bytesPtr(key), len(key), key, k, "TopK")
-}
-
-// TopKDistinct returns at most one node per failure domain for key: the
-// first k nodes of TopK's order that are each the first of their domain
-// (CRUSH firstn). Its first node is the owner, and when a node or a whole
-// domain fails the later replicas shift up. Fewer than k come back when
-// fewer domains have an eligible node. Without domain labels it is TopK.
-func (s *nodeSet) TopKDistinct(key string, k int) ([]string, error) {
-	return s.topK(strPtr(key), len(key), key, k, "TopKDistinct")
-}
-
-// TopKDistinctBytes is TopKDistinct for a key given as bytes.
-func (s *nodeSet) TopKDistinctBytes(key []byte, k int) ([]string, error) {
-	return s.topK(bytesPtr(key), len(key), key, k, "TopKDistinct")
-}
-
-// Rank returns every eligible node for key, best first.
-func (s *nodeSet) Rank(key string) ([]string, error) {
-	return s.topK(strPtr(key), len(key), key, math.MaxInt, "Rank")
-}
-
-// RankBytes is Rank for a key given as bytes.
-func (s *nodeSet) RankBytes(key []byte) ([]string, error) {
-	return s.topK(bytesPtr(key), len(key), key, math.MaxInt, "Rank")
-}
-
-func (s *nodeSet) topK(key *C.uint8_t, keyLen int, keep any, k int, op string) ([]string, error) {
-	if k < 0 {
-		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument,
-			reason: "k must not be negative (0 gives an empty list)"}
-	}
-	v, err := s.acquire(op)
-	if err != nil {
-		return nil, err
-	}
-	defer v.release()
-	k = min(k, v.eligible)
-	if k == 0 {
-		return []string{}, nil
-	}
-	out := make([]uint32, k)
-	var written C.size_t
-	var code C.longstraw_result
-	if op == "TopKDistinct" {
-		code = C.longstraw_snapshot_top_k_distinct(v.snap, key, C.size_t(keyLen),
-			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
-	} else {
-		code = C.longstraw_snapshot_top_k(v.snap, key, C.size_t(keyLen),
-			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
-	}
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(keep)
-	if err := check(code, op, ""); err != nil {
-		return nil, err
-	}
-	ids := make([]string, int(written))
-	for i := range ids {
-		ids[i] = v.ids[out[i]]
-	}
-	return ids, nil
-}
-
-// Owners returns the owner of each key, in one call into the library: the
-// keys are packed into one byte buffer and an offsets array (the layout every
-// longstraw batch call shares), never passed as Go string headers.
-func (s *nodeSet) Owners(keys []string) ([]string, error) {
-	bytes, offsets := packStrings(keys)
-	return s.owners(bytes, offsets, len(keys))
-}
-
-// OwnersBytes is Owners for keys given as byte slices.
-func (s *nodeSet) OwnersBytes(keys [][]byte) ([]string, error) {
-	total := 0
-	for _, k := range keys {
-		total += len(k)
-	}
-	bytes := make([]byte, 0, total)
-	offsets := make([]uint64, 1, len(keys)+1)
-	for _, k := range keys {
-		bytes = append(bytes, k...)
-		offsets = append(offsets, uint64(len(bytes)))
-	}
-	return s.owners(bytes, offsets, len(keys))
-}
-
-// OwnersPacked is the batch call on keys already in the packed layout: key i
-// is bytes[offsets[i]:offsets[i+1]], so len(offsets) is the number of keys
-// plus one. It writes owner indices (positions in Nodes at the time of the
-// call) to out, which must have one entry per key, and returns the node ids
-// those indices refer to: a copy the caller may keep or change.
-func (s *nodeSet) OwnersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
-	ids, err := s.ownersPacked(bytes, offsets, out)
-	if err != nil {
-		return nil, err
-	}
-	return append([]string(nil), ids...), nil
-}
-
-// ownersPacked is OwnersPacked returning the view's own ids, which are
-// shared by every lookup and must not be changed.
-func (s *nodeSet) ownersPacked(bytes []byte, offsets []uint64, out []uint32) ([]string, error) {
-	v, err := s.acquire("OwnersPacked")
-	if err != nil {
-		return nil, err
-	}
-	defer v.release()
-	var outPtr *C.uint32_t
-	if len(out) > 0 {
-		outPtr = (*C.uint32_t)(unsafe.Pointer(&out[0]))
-	}
-	code := C.longstraw_snapshot_owners(v.snap, bytesPtr(bytes), C.size_t(len(bytes)),
-		offsetsPtr(offsets), C.size_t(len(offsets)), outPtr, C.size_t(len(out)))
-	runtime.KeepAlive(v)
-	runtime.KeepAlive(bytes)
-	runtime.KeepAlive(offsets)
-	runtime.KeepAlive(out)
-	if code != C.LONGSTRAW_OK {
-		value := fmt.Sprintf("(%d bytes, %d offsets, %d outputs)", len(bytes), len(offsets), len(out))
-		err := check(code, "OwnersPacked", value)
-		if e, ok := err.(*Error); ok {
-			switch code {
-			case C.LONGSTRAW_BAD_OFFSETS, C.LONGSTRAW_LENGTH_MISMATCH:
-				e.kind = ErrInvalidArgument // the caller's arrays, not a bug here
-			}
-		}
-		return nil, err
-	}
-	return v.ids, nil
-}
-
-func (s *nodeSet) owners(bytes []byte, offsets []uint64, n int) ([]string, error) {
-	out := make([]uint32, n)
-	ids, err := s.ownersPacked(bytes, offsets, out)
-	if err != nil {
-		if e, ok := err.(*Error); ok {
-			e.Op, e.Value = "Owners", fmt.Sprintf("(%d keys)", n)
-		}
-		return nil, err
-	}
-	owners := make([]string, n)
-	for i, o := range out {
-		owners[i] = ids[o]
-	}
-	return owners, nil
 }
 
 // packStrings lays strings out in the packed layout.

@@ -12,6 +12,7 @@ import (
 )
 
 type fileSet interface {
+	Mode() Mode
 	Owner(string) (string, error)
 	TopK(string, int) ([]string, error)
 	TopKDistinct(string, int) ([]string, error)
@@ -21,21 +22,20 @@ type fileSet interface {
 
 func loadAny(t *testing.T, path string) fileSet {
 	t.Helper()
-	mode, err := FileMode(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s fileSet
-	switch mode {
-	case "flat":
-		s, err = Load(path)
-	case "table":
-		s, err = LoadTable(path)
-	default:
-		s, err = LoadSkeleton(path)
-	}
+	s, err := Load(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+	// The mode the file names (flat when it names none).
+	text, _ := os.ReadFile(path)
+	want := "flat"
+	for _, line := range strings.Split(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(line, "mode = "); ok {
+			want = strings.Trim(rest, `"`)
+		}
+	}
+	if s.Mode().String() != want {
+		t.Fatalf("%s names mode %q; Load gave a %v set", path, want, s.Mode())
 	}
 	return s
 }
@@ -146,7 +146,7 @@ func TestMembershipErrorsAndSave(t *testing.T) {
 	}
 	typo := filepath.Join(dir, "typo.toml")
 	os.WriteFile(typo, []byte("seed = 2\nmode = \"table\"\n[table]\nbitz = 3\n"), 0o644)
-	if _, err := LoadTable(typo); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "bitz") {
+	if _, err := Load(typo); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), ":4:") || !strings.Contains(err.Error(), "bitz") {
 		t.Fatalf("typo: %v", err)
 	}
 	if _, err := Load(filepath.Join(dir, "missing.toml")); !errors.Is(err, ErrBadFile) {
@@ -162,15 +162,14 @@ func TestMembershipErrorsAndSave(t *testing.T) {
 	if err := tb.Save(saved); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(saved); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), `mode is "table"`) {
-		t.Fatalf("wrong mode: %v", err)
-	}
-	again, err := LoadTable(saved)
+	again, err := Load(saved)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.PartitionBits() != 7 || again.Replicas() != 2 {
-		t.Fatalf("shape %d %d", again.PartitionBits(), again.Replicas())
+	bits, isTable := again.PartitionBits()
+	replicas, _ := again.Replicas()
+	if again.Mode() != Table || !isTable || bits != 7 || replicas != 2 {
+		t.Fatalf("loaded %v: bits %d (%v), replicas %d", again.Mode(), bits, isTable, replicas)
 	}
 	for i := 0; i < 2000; i++ {
 		key := fmt.Sprintf("key-%d", i)

@@ -43,7 +43,10 @@ func SecretEnv(name string) SaveOption {
 // loaded from a keyed file names the source that file named, and a keyed set
 // built WithSecret fails (ErrBadFile) because no source is known. Naming a
 // source for an unkeyed set fails too.
-func (s *nodeSet) Save(path string, opts ...SaveOption) error {
+func (r *Rendezvous) Save(path string, opts ...SaveOption) error {
+	if !r.usable() {
+		return unusable("Save", "Rendezvous")
+	}
 	var o saveOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -63,13 +66,13 @@ func (s *nodeSet) Save(path string, opts ...SaveOption) error {
 	defer C.free(unsafe.Pointer(file))
 	defer C.free(unsafe.Pointer(env))
 	// The writer lock keeps Close from freeing the C set during the call.
-	s.writer.Lock()
-	defer s.writer.Unlock()
-	if s.closed {
+	r.writer.Lock()
+	defer r.writer.Unlock()
+	if r.closed {
 		return closedError("Save")
 	}
-	return fileCall("Save", path, func(p, m *C.char) C.longstraw_result {
-		return s.set.save(p, file, env, m)
+	return fileCall("Save", path, func(p *C.char) C.longstraw_result {
+		return r.h.save(p, file, env)
 	})
 }
 
@@ -90,17 +93,7 @@ func checkPath(op, path string) error {
 	return nil
 }
 
-func (h *rendezvousHandle) save(path, file, env, msg *C.char) C.longstraw_result {
+func (h *handle) save(path, file, env *C.char) C.longstraw_result {
 	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_save_file(h.p, path, file, env, msg, messageLen)
-}
-
-func (h *tableHandle) save(path, file, env, msg *C.char) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_table_save_file(h.p, path, file, env, msg, messageLen)
-}
-
-func (h *skeletonHandle) save(path, file, env, msg *C.char) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_skeleton_save_file(h.p, path, file, env, msg, messageLen)
+	return C.longstraw_rendezvous_save_file(h.p, path, file, env)
 }

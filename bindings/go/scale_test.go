@@ -28,10 +28,11 @@ type scaleCase struct {
 		DomainHex  *string `json:"domain_hex"`
 	} `json:"nodes"`
 	Keys []struct {
-		KeyHex   string `json:"key_hex"`
-		Owner    *int   `json:"owner"`
-		Ranked   []int  `json:"ranked"`
-		Distinct []int  `json:"distinct"`
+		KeyHex    string `json:"key_hex"`
+		Partition *int   `json:"partition"`
+		Owner     *int   `json:"owner"`
+		Ranked    []int  `json:"ranked"`
+		Distinct  []int  `json:"distinct"`
 	} `json:"keys"`
 }
 
@@ -138,10 +139,25 @@ func TestTableVectors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: NewTable: %v", c.Name, err)
 			}
-			if tb.PartitionBits() != int(*c.Bits) || tb.Replicas() != replicas {
-				t.Errorf("%s: shape %d/%d", c.Name, tb.PartitionBits(), tb.Replicas())
+			bits, _ := tb.PartitionBits()
+			got, _ := tb.Replicas()
+			if bits != int(*c.Bits) || got != replicas {
+				t.Errorf("%s: shape %d/%d", c.Name, bits, got)
 			}
 			checked += checkPlacement(t, fmt.Sprintf("%s (replicas %d)", c.Name, replicas), tb, &c, ids)
+			snap, err := tb.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range c.Keys {
+				key := mustHex(t, k.KeyHex)
+				p, err := tb.PartitionBytes(key)
+				q, err2 := snap.Partition(string(key))
+				if k.Partition == nil || err != nil || err2 != nil || p != uint32(*k.Partition) || q != p {
+					t.Errorf("%s key %s: Partition %d (%v), snapshot %d (%v), want %v", c.Name, k.KeyHex, p, err, q, err2, k.Partition)
+				}
+			}
+			snap.Close()
 		}
 	}
 	t.Logf("%d key checks", checked)
@@ -158,8 +174,9 @@ func TestSkeletonVectors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: NewSkeleton: %v", c.Name, err)
 		}
-		if fb, lv := k.Shape(); lv != int(*c.Levels) || (lv > 0 && fb != int(*c.FanoutBits)) {
-			t.Errorf("%s: Shape() = %d, %d", c.Name, fb, lv)
+		fb, _ := k.FanoutBits()
+		if lv, ok := k.Levels(); !ok || lv != int(*c.Levels) || (lv > 0 && fb != int(*c.FanoutBits)) {
+			t.Errorf("%s: FanoutBits, Levels = %d, %d", c.Name, fb, lv)
 		}
 		checked += checkPlacement(t, c.Name, k, &c, ids)
 
@@ -272,15 +289,24 @@ func TestScaleParametersAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb.PartitionBits() != 11 || tb.Replicas() != 1 || tb.DistinctDomains() {
-		t.Errorf("defaults for 20 nodes: bits %d, replicas %d, distinct %v", tb.PartitionBits(), tb.Replicas(), tb.DistinctDomains())
+	bits, _ := tb.PartitionBits()
+	replicas, _ := tb.Replicas()
+	distinct, _ := tb.DistinctDomains()
+	if bits != 11 || replicas != 1 || distinct {
+		t.Errorf("defaults for 20 nodes: bits %d, replicas %d, distinct %v", bits, replicas, distinct)
 	}
-	if tb0, err := NewTable(ids, WithPartitionBits(0)); err != nil || tb0.PartitionBits() != 0 {
+	if tb0, err := NewTable(ids, WithPartitionBits(0)); err != nil {
 		t.Errorf("one partition: %v", err)
+	} else if n, ok := tb0.Partitions(); n != 1 || !ok {
+		t.Errorf("one partition: Partitions() = %d, %v", n, ok)
 	}
 	k, err := NewSkeleton(numbered(300))
-	if fb, lv := k.Shape(); err != nil || fb != 6 || lv != 1 {
-		t.Errorf("default shape for 300 nodes: %d, %d (%v)", fb, lv, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, _ := k.FanoutBits()
+	if lv, _ := k.Levels(); fb != 6 || lv != 1 {
+		t.Errorf("default shape for 300 nodes: %d, %d", fb, lv)
 	}
 	if err := tb.AddInDomain("x", 1, strings.Repeat("d", 65536)); !errors.Is(err, ErrInvalidDomain) {
 		t.Errorf("long label: %v", err)

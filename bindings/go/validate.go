@@ -10,15 +10,19 @@ import (
 	"unicode/utf8"
 )
 
-// checkShapeOptions refuses the one value the C library would silently read
-// as "default": LONGSTRAW_AUTO (255), which WithPartitionBits and WithShape
-// could otherwise pass straight through. Every other out-of-range value is
+// checkShapeOptions refuses the values the C library would silently read as
+// "default": LONGSTRAW_AUTO (255), which WithPartitionBits and WithShape
+// could otherwise pass straight through, and a balance of 0 (a plain table). Every other out-of-range value is
 // the C library's to refuse, with the same error.
 func checkShapeOptions(op string, o options) error {
 	if o.partitionBits != nil && *o.partitionBits == C.LONGSTRAW_AUTO {
 		return &Error{Op: op, Value: fmt.Sprintf("WithPartitionBits(%d)", *o.partitionBits),
 			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidParameter,
 			reason: fmt.Sprintf("partition bits must be 0 to %d (leave the option out for the default)", C.LONGSTRAW_MAX_PARTITION_BITS)}
+	}
+	if o.balance != nil && *o.balance == 0 {
+		return &Error{Op: op, Value: "WithBalance(0)", Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidParameter,
+			reason: "balance must be 1.0 to 4.0 (leave the option out for a plain table)"}
 	}
 	if o.shape != nil && (o.shape[0] == C.LONGSTRAW_AUTO || o.shape[1] == C.LONGSTRAW_AUTO) {
 		return &Error{Op: op, Value: fmt.Sprintf("WithShape(%d, %d)", o.shape[0], o.shape[1]),
@@ -47,7 +51,8 @@ func shown(s string) string {
 
 // unusable is the error of a method called on a nil or zero-value set.
 func unusable(op, typ string) error {
-	ctor := map[string]string{"Rendezvous": "New", "Table": "NewTable", "Skeleton": "NewSkeleton", "Bounded": "NewBounded"}[typ]
+	ctor := map[string]string{"Rendezvous": "New, NewTable, NewSkeleton, Load or LoadBytes",
+		"Snapshot": "Rendezvous.Snapshot", "Bounded": "NewBounded"}[typ]
 	return &Error{Op: op, Code: int(C.LONGSTRAW_NULL_ARGUMENT), kind: ErrInvalidArgument,
 		reason: fmt.Sprintf("called on a nil or zero-value *%s; create it with %s", typ, ctor)}
 }

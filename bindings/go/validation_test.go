@@ -156,18 +156,17 @@ func runValidation(t *testing.T, op string, c validationCase) error {
 			}
 		case "zero Rendezvous":
 			_, err = (&Rendezvous{}).TopK("k", 1)
-		case "nil *Table":
-			var tb *Table
-			_, err = tb.Owners([]string{"k"})
-			if tb.PartitionBits() != 0 || tb.Replicas() != 0 || tb.DistinctDomains() {
-				t.Errorf("nil *Table: the shape getters must return zero values")
+		case "nil *Snapshot":
+			var s *Snapshot
+			_, err = s.Owners([]string{"k"})
+			if s.Len() != 0 || s.Nodes() != nil || s.Close() == nil {
+				t.Errorf("nil *Snapshot: Len, Nodes and Close must fail quietly")
 			}
-		case "zero Skeleton":
-			err = (&Skeleton{}).Add("a", 1)
-			var nilSkeleton *Skeleton
-			if f, l := nilSkeleton.Shape(); f != 0 || l != 0 {
-				t.Errorf("nil *Skeleton: Shape must return zeros")
+			if bits, ok := s.PartitionBits(); bits != 0 || ok {
+				t.Errorf("nil *Snapshot: PartitionBits must be (0, false)")
 			}
+		case "zero Snapshot":
+			_, err = (&Snapshot{}).TopKDistinct("k", 1)
 		}
 		return err
 	}

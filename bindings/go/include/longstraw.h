@@ -6,10 +6,12 @@
  * SPDX-License-Identifier: MIT OR Apache-2.0
  *
  * Conventions
- * - Names are longstraw_<noun>_<verb>. Mutable, thread-safe node sets:
- *   longstraw_rendezvous (flat HRW), longstraw_table (partition table) and
- *   longstraw_skeleton (skeleton HRW); lookups run on the immutable
- *   longstraw_snapshot taken from any of them, in that set's mode.
+ * - Names are longstraw_<noun>_<verb>. longstraw_rendezvous is the mutable,
+ *   thread-safe node set, in any placement mode (longstraw_mode: flat HRW,
+ *   a partition table or skeleton HRW; one constructor per mode, or the mode
+ *   a membership file names). Lookups run on the immutable longstraw_snapshot
+ *   taken from it, in its mode. longstraw_bounded places requests with
+ *   bounded loads.
  * - Functions return longstraw_result: LONGSTRAW_OK (0) or an error code;
  *   longstraw_result_str() describes a code, and right after a failed call
  *   longstraw_last_error_message() gives its full message on that thread.
@@ -49,8 +51,8 @@
 
 /**
  * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
- * bits and levels, from the node count at creation (`longstraw_table_new`,
- * `longstraw_skeleton_new`).
+ * bits and levels, from the node count at creation
+ * (`longstraw_rendezvous_new_table`, `longstraw_rendezvous_new_skeleton`).
  */
 #define LONGSTRAW_AUTO 255
 
@@ -65,10 +67,10 @@
 #define LONGSTRAW_MAX_REPLICAS 32
 
 /**
- * A `longstraw_table_new` flag: each partition's stored nodes are at most
- * one per failure domain, so `longstraw_snapshot_top_k_distinct` up to the
- * table's replicas is the O(1) read (and `longstraw_snapshot_top_k` the O(n)
- * one). Placement is the same either way.
+ * A `longstraw_rendezvous_new_table` flag: each partition's stored nodes are
+ * at most one per failure domain, so `longstraw_snapshot_top_k_distinct` up
+ * to the table's replicas is the O(1) read (and `longstraw_snapshot_top_k`
+ * the O(n) one). Placement is the same either way.
  */
 #define LONGSTRAW_TABLE_DISTINCT_DOMAINS 1
 
@@ -200,9 +202,9 @@ typedef enum {
    */
   LONGSTRAW_INVALID_DOMAIN = 19,
   /**
-   * A membership file could not be read, parsed, validated or written, or
-   * holds another mode than the call loads; the message buffer of the
-   * call names the line and the field (docs/MEMBERSHIP.md).
+   * A membership file could not be read, parsed, validated or written;
+   * `longstraw_last_error_message` names the file, the line and the field
+   * (docs/MEMBERSHIP.md).
    */
   LONGSTRAW_BAD_FILE = 20,
   /**
@@ -211,26 +213,32 @@ typedef enum {
   LONGSTRAW_INVALID_SECRET = 21,
   /**
    * Two options that cannot be used together were given (for example a
-   * balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`);
-   * `longstraw_last_error_message` says which.
+   * balance and `LONGSTRAW_TABLE_DISTINCT_DOMAINS`, or a seed and a
+   * secret); `longstraw_last_error_message` says which.
    */
   LONGSTRAW_CONFLICTING_OPTIONS = 22,
+  /**
+   * A call that needs one placement mode (such as
+   * `longstraw_snapshot_partition`, which needs a table) was given a
+   * snapshot of another mode; `longstraw_last_error_message` says which.
+   */
+  LONGSTRAW_WRONG_MODE = 23,
 } longstraw_result;
 
 /**
- * How a snapshot places keys (`longstraw_snapshot_mode`).
+ * How a set places keys (`longstraw_rendezvous_mode`, `longstraw_snapshot_mode`).
  */
 typedef enum {
   /**
-   * Flat rendezvous hashing, placement v1 (`longstraw_rendezvous`).
+   * Flat rendezvous hashing, placement v1 (`longstraw_rendezvous_new`).
    */
   LONGSTRAW_MODE_FLAT = 0,
   /**
-   * A partition table (`longstraw_table`, SPEC.md section 10).
+   * A partition table (`longstraw_rendezvous_new_table`, SPEC.md section 10).
    */
   LONGSTRAW_MODE_TABLE = 1,
   /**
-   * Skeleton (hierarchical) rendezvous hashing (`longstraw_skeleton`, SPEC.md section 11).
+   * Skeleton (hierarchical) rendezvous hashing (`longstraw_rendezvous_new_skeleton`, SPEC.md section 11).
    */
   LONGSTRAW_MODE_SKELETON = 2,
 } longstraw_mode;
@@ -255,36 +263,26 @@ typedef struct longstraw_bounded longstraw_bounded;
 typedef struct longstraw_lease longstraw_lease;
 
 /**
- * A node set that any number of threads may use at once.
+ * A node set of any placement mode that any number of threads may use at
+ * once.
  *
- * Create it with `longstraw_rendezvous_new`, change its membership with
- * `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
- * `_add_batch_in_domains`, `_remove`, `_set_weight` and `_set_domain`,
- * and look keys up on an immutable `longstraw_snapshot` taken with
- * `longstraw_rendezvous_snapshot`. Every function except
- * `longstraw_rendezvous_free` may be called concurrently from any thread on
- * the same handle: changes are serialised inside, and each one is published
- * atomically (a snapshot sees all of a change or none of it).
+ * Create it with `longstraw_rendezvous_new` (flat), `_new_table`,
+ * `_new_skeleton`, `_load_file` or `_load_bytes`; change its membership
+ * with `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
+ * `_remove`, `_set_weight` and `_set_domain`; and look keys up on an
+ * immutable `longstraw_snapshot` taken with `longstraw_rendezvous_snapshot`,
+ * which places keys by the set's mode (`longstraw_rendezvous_mode`).
+ * Every function except `longstraw_rendezvous_free` may be called
+ * concurrently from any thread on the same handle: changes are serialised
+ * inside, and each one is published atomically (a snapshot sees all of a
+ * change or none of it). A set's mode and shape never change.
  */
 typedef struct longstraw_rendezvous longstraw_rendezvous;
 
 /**
- * A skeleton HRW node set that any number of threads may use at once.
- *
- * Nodes sit at the leaves of a virtual tree (a pure function of the node
- * ids, weights and seed) with `2^fanout_bits` children per group and
- * `levels` levels of groups; a lookup races the children level by level,
- * weighted by subtree weight. Its placement differs from flat HRW's unless
- * `levels` is 0. Changes are serialised and published atomically, as for
- * `longstraw_rendezvous`; each rebuilds the tree. The shape never changes.
- */
-typedef struct longstraw_skeleton longstraw_skeleton;
-
-/**
  * One immutable membership of a node set, from
- * `longstraw_rendezvous_snapshot`, `longstraw_table_snapshot` or
- * `longstraw_skeleton_snapshot`. Lookups place keys by the mode of the set
- * it came from (`longstraw_snapshot_mode`).
+ * `longstraw_rendezvous_snapshot` (or `longstraw_bounded_loads`). Lookups
+ * place keys by the mode of the set it came from (`longstraw_snapshot_mode`).
  *
  * A node index is a position in this snapshot's node list (0 to len - 1);
  * it means nothing in another snapshot. Id pointers returned by lookups
@@ -294,98 +292,36 @@ typedef struct longstraw_skeleton longstraw_skeleton;
  */
 typedef struct longstraw_snapshot longstraw_snapshot;
 
-/**
- * A partition table that any number of threads may use at once.
- *
- * Keys map to `2^bits` partitions by the top bits of their key hash; each
- * partition's nodes are ranked by placement v1 HRW of the partition number.
- * Lookups on its snapshots (`longstraw_table_snapshot`) are a table read.
- * Removing a node moves exactly its partitions; adding one moves only the
- * partitions it wins. Changes are serialised and published atomically, as
- * for `longstraw_rendezvous`; the table's shape never changes.
- */
-typedef struct longstraw_table longstraw_table;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
 /**
- * Creates a balanced partition table (SPEC.md section 17) over the
- * membership of `members`, like `longstraw_table_new` without flags: at
- * each of the `replicas` ranks, no node holds more than
- * `ceil(balance * P * w_i / W)` partitions (`P = 2^partition_bits`, `W` the
- * total weight), unless every node a partition may use at a rank above 0 is
- * full (SPEC.md section 17.4).
- *
- * `balance` is a number from 1.0 to 4.0, held to millionths. A lookup reads
- * the stored ranks only: `longstraw_snapshot_top_k` and
- * `longstraw_snapshot_rank` return at most `replicas` nodes. Every add, remove or weight change places every
- * partition again (every cap depends on the total weight); the plain
- * ranking underneath is patched incrementally, so no pair is scored twice.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
- * replicas or balance out of range, NaN included), `LONGSTRAW_OUT_OF_MEMORY`.
- *
- * # Safety
- * `members` must be NULL or a live snapshot; `out` must be NULL or valid
- * for writing one pointer.
- */
-longstraw_result longstraw_table_new_balanced(const longstraw_snapshot *members,
-                                              uint8_t partition_bits,
-                                              size_t replicas,
-                                              double balance,
-                                              longstraw_table **out);
-
-/**
- * Writes the table's balance to `*balance` (millionths as a double, e.g.
- * 1.05), or 0.0 for a plain table.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `t` must be NULL or a live handle; `balance` must be NULL or writable.
- */
-longstraw_result longstraw_table_balance(const longstraw_table *t,
-                                         double *balance);
-
-/**
  * Creates an empty bounded-load set with balance factor `balance_factor`
  * (`c`; 1.25 is the usual choice; it must be finite and at least
- * 1 + 2^-16). `seed` and `placement` are as for `longstraw_rendezvous_new`.
+ * 1 + 2^-16). `seed`, `secret` (NULL for none, else
+ * `LONGSTRAW_SECRET_LEN` bytes for keyed placement, copied and never
+ * printed) and `placement` are as for `longstraw_rendezvous_new`.
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_bounded_free`.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bad
- * balance factor), `LONGSTRAW_UNKNOWN_PLACEMENT`,
- * `LONGSTRAW_BACKEND_UNAVAILABLE`.
- *
- * # Safety
- * `out` must be NULL or valid for writing one pointer.
- */
-longstraw_result longstraw_bounded_new(uint64_t seed,
-                                       uint32_t placement,
-                                       double balance_factor,
-                                       longstraw_bounded **out);
-
-/**
- * `longstraw_bounded_new` for keyed placement (keyed-v1, SPEC.md §15): the
- * set hashes keys and node ids with SipHash-2-4 under the
- * `LONGSTRAW_SECRET_LEN`-byte `secret` (copied; never printed).
- *
- * Errors: those of `longstraw_bounded_new`, and `LONGSTRAW_INVALID_SECRET`
- * (a secret that is not `LONGSTRAW_SECRET_LEN` bytes).
+ * balance factor), `LONGSTRAW_INVALID_SECRET`,
+ * `LONGSTRAW_CONFLICTING_OPTIONS` (a seed other than 0 with a secret),
+ * `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ * Thread-safe.
  *
  * # Safety
  * `secret` must be NULL or readable for `secret_len` bytes; `out` must be
  * NULL or valid for writing one pointer.
  */
-longstraw_result longstraw_bounded_new_keyed(const uint8_t *secret,
-                                             size_t secret_len,
-                                             uint32_t placement,
-                                             double balance_factor,
-                                             longstraw_bounded **out);
+longstraw_result longstraw_bounded_new(uint64_t seed,
+                                       const uint8_t *secret,
+                                       size_t secret_len,
+                                       uint32_t placement,
+                                       double balance_factor,
+                                       longstraw_bounded **out);
 
 /**
  * Releases a bounded-load set. `NULL` is ignored. Leases still out stay
@@ -502,126 +438,54 @@ longstraw_result longstraw_bounded_loads(const longstraw_bounded *b,
                                          size_t *count);
 
 /**
- * Creates an empty node set with keyed placement (`keyed-v1`): keys and
- * node ids are hashed with SipHash-2-4 under `secret`, so whoever chooses
- * keys cannot steer them onto one node. Use it when keys come from users.
+ * Loads a membership file into a new node set of the mode the file names
+ * (`mode = "flat"`, `"table"` or `"skeleton"`; `longstraw_rendezvous_mode`
+ * tells which). The file may be a regular file or a pipe, read once. A keyed
+ * file's secret is read from the source it names (a relative `secret.file`
+ * is relative to the membership file's folder), and the set remembers that
+ * source for `longstraw_rendezvous_save_file`.
  *
- * `secret` points to `secret_len` bytes, which must be exactly
- * `LONGSTRAW_SECRET_LEN` (16) uniformly random bytes; the set keeps a copy.
- * Every user of one cluster must use the same secret. `placement` is the
- * placement version as for `longstraw_rendezvous_new` (1: keyed-v1 uses
- * v1's rules after the hashes). Tables and skeletons built from this set's
- * snapshots are keyed with the same secret.
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_rendezvous_free`.
  *
- * On success `*out` receives a handle to release with
- * `longstraw_rendezvous_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT` (out or secret is NULL),
- * `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_UNKNOWN_PLACEMENT`,
- * `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (path or out is NULL),
+ * `LONGSTRAW_BAD_FILE` (unreadable, not UTF-8, bad TOML, an unknown field,
+ * an invalid or duplicate node, an unreadable or malformed secret;
+ * `longstraw_last_error_message` names the file, the line and the field).
+ * Thread-safe.
  *
  * # Safety
- * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
- * be NULL or valid for writing one pointer.
+ * `path` must be NULL or a NUL-terminated string; `out` must be NULL or
+ * valid for writing one pointer.
  */
-longstraw_result longstraw_rendezvous_new_keyed(const uint8_t *secret,
-                                                size_t secret_len,
-                                                uint32_t placement,
+longstraw_result longstraw_rendezvous_load_file(const char *path,
                                                 longstraw_rendezvous **out);
 
 /**
- * Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
- * created with a secret), else 0. A keyed set has no seed:
- * `longstraw_snapshot_seed` reports 0 for it.
+ * Loads the content of a membership file from memory (`data_len` bytes of
+ * UTF-8 at `data`, as `longstraw_rendezvous_load_file` reads them from a
+ * file) into a new node set of the mode it names. A relative `secret.file`
+ * in it is relative to the current working folder; `secret.env` names an
+ * environment variable, as in a file. Messages name the origin `<bytes>`.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
- */
-longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
-                                             uint32_t *out);
-
-/**
- * The mode a membership file declares (`mode = ...`), after validating the whole file.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
- *
- * # Safety
- * `path` must be a NUL-terminated string, `mode` writable, and `message`
- * NULL (with `message_len` 0) or writable for `message_len` bytes.
- */
-longstraw_result longstraw_file_mode(const char *path,
-                                     longstraw_mode *mode,
-                                     char *message,
-                                     size_t message_len);
-
-/**
- * Loads a flat membership file (`mode = "flat"`) into a new node set; free it
+ * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_rendezvous_free`.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (unreadable, bad
- * TOML, an unknown field, an invalid or duplicate node, another mode; the
- * message names the line and the field), `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ * Errors: those of `longstraw_rendezvous_load_file`. Thread-safe.
  *
  * # Safety
- * As `longstraw_file_mode`; `out` must be writable.
+ * `data` must be NULL or point to `data_len` readable bytes; `out` must be
+ * NULL or valid for writing one pointer.
  */
-longstraw_result longstraw_rendezvous_load_file(const char *path,
-                                                longstraw_rendezvous **out,
-                                                char *message,
-                                                size_t message_len);
+longstraw_result longstraw_rendezvous_load_bytes(const uint8_t *data,
+                                                 size_t data_len,
+                                                 longstraw_rendezvous **out);
 
 /**
- * Loads a table membership file (`mode = "table"`); free the table with
- * `longstraw_table_free`. Errors as `longstraw_rendezvous_load_file`.
- *
- * # Safety
- * As `longstraw_rendezvous_load_file`.
- */
-longstraw_result longstraw_table_load_file(const char *path,
-                                           longstraw_table **out,
-                                           char *message,
-                                           size_t message_len);
-
-/**
- * Loads a skeleton membership file (`mode = "skeleton"`); free it with
- * `longstraw_skeleton_free`. Errors as `longstraw_rendezvous_load_file`.
- *
- * # Safety
- * As `longstraw_rendezvous_load_file`.
- */
-longstraw_result longstraw_skeleton_load_file(const char *path,
-                                              longstraw_skeleton **out,
-                                              char *message,
-                                              size_t message_len);
-
-/**
- * Saves a snapshot of any mode as a membership file (written to a temporary
- * file and renamed, so readers never see half a file). The file pins the
- * seed, the placement version and the mode's shape: loading it gives the
- * same placement.
- *
- * A snapshot does not know where a keyed set's secret comes from, so saving
- * a keyed snapshot fails (with a message saying so): save the set instead,
- * with `longstraw_rendezvous_save_file` (or the table or skeleton one),
- * which names the source.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (cannot write; a
- * keyed snapshot).
- *
- * # Safety
- * `s` must be a live snapshot handle; the rest as `longstraw_file_mode`.
- */
-longstraw_result longstraw_snapshot_save_file(const longstraw_snapshot *s,
-                                              const char *path,
-                                              char *message,
-                                              size_t message_len);
-
-/**
- * Saves a flat node set's current membership as a membership file (written
- * to a temporary file and renamed). The file pins the seed, the placement
- * version and every node: loading it gives the same placement.
+ * Saves a node set's current membership as a membership file (written to a
+ * temporary file and renamed, so readers never see half a file). The file
+ * pins the mode and its shape, the seed, the placement version and every
+ * node: loading it gives the same placement.
  *
  * A keyed set's file names where its secret comes from, never the secret:
  * - `secret_file` (a path; a relative one is read relative to the saved
@@ -636,95 +500,164 @@ longstraw_result longstraw_snapshot_save_file(const longstraw_snapshot *s,
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT` (`r` or `path` is NULL),
  * `LONGSTRAW_BAD_FILE` (cannot write; no, two or an empty secret source; a
- * source for an unkeyed set; with a message).
+ * source for an unkeyed set; `longstraw_last_error_message` says which).
+ * Thread-safe (concurrent saves to one path leave one whole file).
  *
  * # Safety
- * `r` must be NULL or a live handle; `path` NULL or a NUL-terminated string;
- * `secret_file` and `secret_env` NULL or NUL-terminated strings; `message`
- * NULL (with `message_len` 0) or writable for `message_len` bytes.
+ * `r` must be NULL or a live handle; `path`, `secret_file` and `secret_env`
+ * must be NULL or NUL-terminated strings.
  */
 longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
                                                 const char *path,
                                                 const char *secret_file,
-                                                const char *secret_env,
-                                                char *message,
-                                                size_t message_len);
+                                                const char *secret_env);
 
 /**
- * Saves a partition table's current membership and shape, as
- * `longstraw_rendezvous_save_file` (the same secret source rules).
+ * Creates an empty flat node set: flat rendezvous hashing, where every node
+ * races for every key (`LONGSTRAW_MODE_FLAT`).
  *
- * # Safety
- * As `longstraw_rendezvous_save_file`, with `t` a table handle.
- */
-longstraw_result longstraw_table_save_file(const longstraw_table *t,
-                                           const char *path,
-                                           const char *secret_file,
-                                           const char *secret_env,
-                                           char *message,
-                                           size_t message_len);
-
-/**
- * Saves a skeleton's current membership and shape, as
- * `longstraw_rendezvous_save_file` (the same secret source rules).
+ * Hashing is chosen by `seed` and `secret`:
+ * - `secret` NULL (and `secret_len` 0): placement v1 under `seed`. The seed
+ *   changes every placement (0 is a fine default; all users of one cluster
+ *   must agree on it).
+ * - `secret` not NULL: keyed placement (keyed-v1): keys and node ids are
+ *   hashed with SipHash-2-4 under the secret, so whoever chooses keys cannot
+ *   steer them onto one node. Use it when keys come from users. The secret
+ *   is `secret_len` bytes, exactly `LONGSTRAW_SECRET_LEN` (16) uniformly
+ *   random ones, copied and never returned, logged or put in a message.
+ *   A keyed set has no seed: `seed` must be 0.
  *
- * # Safety
- * As `longstraw_rendezvous_save_file`, with `sk` a skeleton handle.
- */
-longstraw_result longstraw_skeleton_save_file(const longstraw_skeleton *sk,
-                                              const char *path,
-                                              const char *secret_file,
-                                              const char *secret_env,
-                                              char *message,
-                                              size_t message_len);
-
-/**
- * Creates an empty node set.
- *
- * `seed` changes every placement (0 is a fine default; all users of one
- * cluster must agree on it). `placement` is the placement version, normally
+ * `placement` is the placement version, normally
  * `LONGSTRAW_PLACEMENT_VERSION` (1); pin it so that an upgrade of longstraw
  * never moves keys. The kernel is chosen from the CPU, or from the
  * `LONGSTRAW_BACKEND` environment variable (scalar, sse2, avx2, avx512, neon
- * or auto) when it is set; it never changes placement.
+ * or auto) when it is set; it never changes placement. Tables and skeletons
+ * built from this set's snapshots inherit its seed or secret and placement.
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_rendezvous_free`.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL),
- * `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL, or a NULL secret with a
+ * non-zero length), `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_CONFLICTING_OPTIONS`
+ * (a seed other than 0 with a secret), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`. Thread-safe.
  *
  * # Safety
- * `out` must be NULL or valid for writing one pointer.
+ * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
+ * be NULL or valid for writing one pointer.
  */
 longstraw_result longstraw_rendezvous_new(uint64_t seed,
+                                          const uint8_t *secret,
+                                          size_t secret_len,
                                           uint32_t placement,
                                           longstraw_rendezvous **out);
+
+/**
+ * Creates a partition table (`LONGSTRAW_MODE_TABLE`, SPEC.md section 10)
+ * over the membership of `members`, a snapshot of any mode: its nodes in the
+ * same index order, their weights and domain labels, and its seed or secret,
+ * placement version and kernel. The table does not depend on `members`
+ * afterwards. To start empty, take the snapshot of an empty set made with
+ * `longstraw_rendezvous_new`.
+ *
+ * Keys map to `2^partition_bits` partitions by the top bits of their key
+ * hash; each partition's nodes are ranked by HRW of the partition number,
+ * and lookups are a table read. Removing a node moves exactly its
+ * partitions; adding one moves only the partitions it wins.
+ *
+ * - `partition_bits`: 0 to `LONGSTRAW_MAX_PARTITION_BITS`, or
+ *   `LONGSTRAW_AUTO` for `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node
+ *   count now (pass it explicitly for a fleet that starts small and grows).
+ * - `replicas`: nodes stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`;
+ *   `top_k` up to this many is a table read, longer lists rank the
+ *   partition over every node).
+ * - `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
+ * - `balance`: 0.0 for a plain table; 1.0 to 4.0 (held to millionths) for a
+ *   balanced one (SPEC.md section 17): at each replica rank no node holds
+ *   more than `ceil(balance * P * w_i / W)` partitions. Lookups on a
+ *   balanced table read the stored ranks only (`longstraw_snapshot_top_k`
+ *   and `_rank` return at most `replicas` nodes), and every change places
+ *   every partition again.
+ *
+ * Building ranks every partition over every node (P * n pair scores, on all
+ * cores); a table is meant for up to about 10^4 nodes.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
+ * replicas or balance out of range, NaN included, or unknown flags),
+ * `LONGSTRAW_CONFLICTING_OPTIONS` (a balance with
+ * `LONGSTRAW_TABLE_DISTINCT_DOMAINS`; `longstraw_last_error_message` says
+ * so), `LONGSTRAW_OUT_OF_MEMORY`. Thread-safe.
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_table(const longstraw_snapshot *members,
+                                                uint8_t partition_bits,
+                                                size_t replicas,
+                                                uint32_t flags,
+                                                double balance,
+                                                longstraw_rendezvous **out);
+
+/**
+ * Creates a skeleton (`LONGSTRAW_MODE_SKELETON`, SPEC.md section 11) over
+ * the membership of `members`, as `longstraw_rendezvous_new_table` does.
+ *
+ * Nodes sit at the leaves of a virtual tree (a pure function of the node
+ * ids, weights and seed) with `2^fanout_bits` children per group and
+ * `levels` levels of groups; a lookup races the children level by level,
+ * weighted by subtree weight, in O(fan-out * levels + leaf size). Its
+ * placement differs from flat HRW's unless `levels` is 0; each change
+ * rebuilds the tree.
+ *
+ * `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and
+ * `levels` (0 to 5) fix the tree's shape; pass `LONGSTRAW_AUTO` for both to
+ * pick the shallowest tree whose leaf groups average at most 64 nodes for
+ * the node count now (flat up to 256 nodes). Deeper trees look up faster
+ * and move more keys on a change (BENCHMARKS.md).
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
+ * out of range, or `LONGSTRAW_AUTO` for only one of the two). Thread-safe.
+ *
+ * # Safety
+ * `members` must be NULL or a live snapshot; `out` must be NULL or valid
+ * for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_skeleton(const longstraw_snapshot *members,
+                                                   uint8_t fanout_bits,
+                                                   uint8_t levels,
+                                                   longstraw_rendezvous **out);
 
 /**
  * Releases a node set. `NULL` is ignored.
  *
  * Snapshots taken from it stay valid: each is released separately with
  * `longstraw_snapshot_free`. No other call may use `r` during or after this
- * one.
+ * one (the one function that is not thread-safe on its handle).
  *
  * # Safety
- * `r` must be NULL or a live handle from `longstraw_rendezvous_new`, not used
- * again afterwards.
+ * `r` must be NULL or a live handle, not used again afterwards.
  */
 void longstraw_rendezvous_free(longstraw_rendezvous *r);
 
 /**
  * Adds one node with the given weight (1.0 is the usual weight; 0 adds it
- * drained, owning no keys).
+ * drained, owning no keys). A table re-ranks only the partitions the node
+ * wins; a skeleton rebuilds its tree (O(n log n)).
  *
  * `id` points to `id_len` bytes (any bytes, 1 to 65535 of them); they are
  * copied.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_NODE_ID`,
  * `LONGSTRAW_INVALID_WEIGHT`, `LONGSTRAW_DUPLICATE_NODE`,
- * `LONGSTRAW_HASH_COLLISION`, `LONGSTRAW_TOO_MANY_NODES`. On error the set is
- * unchanged.
+ * `LONGSTRAW_HASH_COLLISION`, `LONGSTRAW_TOO_MANY_NODES`,
+ * `LONGSTRAW_OUT_OF_MEMORY`. On error the set is unchanged. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
@@ -736,38 +669,13 @@ longstraw_result longstraw_rendezvous_add(longstraw_rendezvous *r,
                                           double weight);
 
 /**
- * Adds several nodes as one change: a snapshot sees all of them or none,
- * and on error none is added.
- *
- * The ids use the packed layout: node `i`'s id is
- * `ids[offsets[i] .. offsets[i + 1]]`, so `offsets` has one more entry than
- * there are nodes (`offsets_len` = nodes + 1; `(NULL, 0)` or a single offset
- * means no nodes). Offsets must not decrease and must not exceed `ids_len`.
- * `weights` holds one weight per node, or is `(NULL, 0)` for weight 1 each.
- *
- * Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_BAD_OFFSETS`,
- * `LONGSTRAW_MISALIGNED_POINTER` and `LONGSTRAW_LENGTH_MISMATCH` (weights
- * given but not one per node).
- *
- * # Safety
- * `r` must be NULL or a live handle; each array must be NULL or point to its
- * stated number of readable elements.
- */
-longstraw_result longstraw_rendezvous_add_batch(longstraw_rendezvous *r,
-                                                const uint8_t *ids,
-                                                size_t ids_len,
-                                                const uint64_t *offsets,
-                                                size_t offsets_len,
-                                                const double *weights,
-                                                size_t weights_len);
-
-/**
  * Adds one node in a failure domain (a rack, a zone): see
  * `longstraw_snapshot_top_k_distinct`. `domain` points to `domain_len`
  * bytes (1 to 65535, copied; any bytes); a label of length 0 means no label,
  * as with `longstraw_rendezvous_add`. Nodes with equal labels share a domain.
  *
- * Errors: those of `longstraw_rendezvous_add`, plus `LONGSTRAW_INVALID_DOMAIN`.
+ * Errors: those of `longstraw_rendezvous_add`, plus
+ * `LONGSTRAW_INVALID_DOMAIN`. On error the set is unchanged. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
@@ -781,53 +689,48 @@ longstraw_result longstraw_rendezvous_add_in_domain(longstraw_rendezvous *r,
                                                     size_t domain_len);
 
 /**
- * `longstraw_rendezvous_add_batch` with a failure domain label per node:
- * node `i`'s label is `domains[domain_offsets[i] .. domain_offsets[i + 1]]`
- * (the packed layout again, one label per node; an empty label means none).
+ * Adds several nodes as one change: a snapshot sees all of them or none,
+ * and on error none is added.
  *
- * Errors: those of `longstraw_rendezvous_add_batch`, plus
- * `LONGSTRAW_INVALID_DOMAIN` and `LONGSTRAW_LENGTH_MISMATCH` (not one label
- * per node). On error no node is added.
+ * The ids use the packed layout: node `i`'s id is
+ * `ids[offsets[i] .. offsets[i + 1]]`, so `offsets` has one more entry than
+ * there are nodes (`offsets_len` = nodes + 1; `(NULL, 0)` or a single offset
+ * means no nodes). Offsets must not decrease and must not exceed `ids_len`.
+ * `weights` holds one weight per node, or is `(NULL, 0)` for weight 1 each.
+ * `domains` and `domain_offsets` give one failure domain label per node in
+ * the same packed layout (an empty label means none), or are both
+ * `(NULL, 0)` for no labels.
+ *
+ * A table inserts each node into its rows incrementally: for a large initial
+ * membership, `longstraw_rendezvous_new_table` over a flat set's snapshot
+ * (one parallel build) is much faster. A skeleton rebuilds its tree once.
+ *
+ * Errors: those of `longstraw_rendezvous_add_in_domain`, plus
+ * `LONGSTRAW_BAD_OFFSETS`, `LONGSTRAW_MISALIGNED_POINTER` and
+ * `LONGSTRAW_LENGTH_MISMATCH` (weights or labels given but not one per
+ * node). Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; each array must be NULL or point to its
  * stated number of readable elements.
  */
-longstraw_result longstraw_rendezvous_add_batch_in_domains(longstraw_rendezvous *r,
-                                                           const uint8_t *ids,
-                                                           size_t ids_len,
-                                                           const uint64_t *offsets,
-                                                           size_t offsets_len,
-                                                           const double *weights,
-                                                           size_t weights_len,
-                                                           const uint8_t *domains,
-                                                           size_t domains_len,
-                                                           const uint64_t *domain_offsets,
-                                                           size_t domain_offsets_len);
-
-/**
- * Sets a node's failure domain label; a label of length 0 (`(NULL, 0)`)
- * clears it, making the node a domain of its own. Only the replicas that
- * `longstraw_snapshot_top_k_distinct` picks can change.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
- * `LONGSTRAW_INVALID_DOMAIN`.
- *
- * # Safety
- * `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
- * to their stated number of readable bytes.
- */
-longstraw_result longstraw_rendezvous_set_domain(longstraw_rendezvous *r,
-                                                 const uint8_t *id,
-                                                 size_t id_len,
-                                                 const uint8_t *domain,
-                                                 size_t domain_len);
+longstraw_result longstraw_rendezvous_add_batch(longstraw_rendezvous *r,
+                                                const uint8_t *ids,
+                                                size_t ids_len,
+                                                const uint64_t *offsets,
+                                                size_t offsets_len,
+                                                const double *weights,
+                                                size_t weights_len,
+                                                const uint8_t *domains,
+                                                size_t domains_len,
+                                                const uint64_t *domain_offsets,
+                                                size_t domain_offsets_len);
 
 /**
  * Removes the node with this id. Keys it owned move to their next-ranked
- * node; no other key moves.
+ * node; no other key moves (a table moves exactly its partitions).
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
@@ -841,7 +744,7 @@ longstraw_result longstraw_rendezvous_remove(longstraw_rendezvous *r,
  * Changes a node's weight. 0 drains it: it keeps its place but owns no keys.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_WEIGHT`,
- * `LONGSTRAW_UNKNOWN_NODE`.
+ * `LONGSTRAW_UNKNOWN_NODE`. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `id` must be NULL or point to `id_len`
@@ -853,9 +756,28 @@ longstraw_result longstraw_rendezvous_set_weight(longstraw_rendezvous *r,
                                                  double weight);
 
 /**
+ * Sets a node's failure domain label; a label of length 0 (`(NULL, 0)`)
+ * clears it, making the node a domain of its own. Only the replicas that
+ * `longstraw_snapshot_top_k_distinct` picks can change (a table made with
+ * `LONGSTRAW_TABLE_DISTINCT_DOMAINS` rebuilds its rows).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_UNKNOWN_NODE`,
+ * `LONGSTRAW_INVALID_DOMAIN`. Thread-safe.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `id` and `domain` must be NULL or point
+ * to their stated number of readable bytes.
+ */
+longstraw_result longstraw_rendezvous_set_domain(longstraw_rendezvous *r,
+                                                 const uint8_t *id,
+                                                 size_t id_len,
+                                                 const uint8_t *domain,
+                                                 size_t domain_len);
+
+/**
  * Writes the number of nodes (drained ones included) to `*out`.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `out` must be NULL or writable.
@@ -864,7 +786,21 @@ longstraw_result longstraw_rendezvous_len(const longstraw_rendezvous *r,
                                           size_t *out);
 
 /**
- * Takes the current membership as an immutable snapshot, for lookups.
+ * Writes how the set places keys to `*mode`: `LONGSTRAW_MODE_FLAT`,
+ * `LONGSTRAW_MODE_TABLE` or `LONGSTRAW_MODE_SKELETON`. A set's mode never
+ * changes; a membership file names it (`longstraw_rendezvous_load_file`).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `mode` must be NULL or writable.
+ */
+longstraw_result longstraw_rendezvous_mode(const longstraw_rendezvous *r,
+                                           longstraw_mode *mode);
+
+/**
+ * Takes the current membership as an immutable snapshot, for lookups, in
+ * the set's mode.
  *
  * Taking a snapshot is cheap (a reference-count increment) and never waits
  * for writers. Later changes to `r` do not affect it, so node indices and id
@@ -872,7 +808,7 @@ longstraw_result longstraw_rendezvous_len(const longstraw_rendezvous *r,
  * `longstraw_snapshot_free`, even if the node is removed from `r` meanwhile
  * or `r` itself is freed.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`. Thread-safe.
  *
  * # Safety
  * `r` must be NULL or a live handle; `out` must be NULL or writable.
@@ -902,182 +838,6 @@ const char *longstraw_last_error_message(void);
  * "unknown longstraw_result code". Thread-safe.
  */
 const char *longstraw_result_str(int result);
-
-/**
- * Creates a skeleton over the membership of `members` (a snapshot of any
- * mode): its nodes in the same index order, their weights and domain
- * labels, and its seed, placement version and kernel. The skeleton does not
- * depend on `members` afterwards.
- *
- * `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and `levels` (0 to 5)
- * fix the tree's shape; pass `LONGSTRAW_AUTO` for both to pick the
- * shallowest tree whose leaf groups average at most 64 nodes for the node
- * count now (flat up to 256 nodes). Deeper trees look up faster and move
- * more keys on a change (BENCHMARKS.md).
- *
- * On success `*out` receives a handle that the caller owns and must release
- * with `longstraw_skeleton_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
- * out of range, or `LONGSTRAW_AUTO` for only one of the two).
- *
- * # Safety
- * `members` must be NULL or a live snapshot; `out` must be NULL or valid
- * for writing one pointer.
- */
-longstraw_result longstraw_skeleton_new(const longstraw_snapshot *members,
-                                        uint8_t fanout_bits,
-                                        uint8_t levels,
-                                        longstraw_skeleton **out);
-
-/**
- * Writes the tree's shape: `*fanout_bits` and `*levels` (after
- * `LONGSTRAW_AUTO` was resolved; both 0 for a flat skeleton).
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; each out-pointer must be NULL or
- * writable.
- */
-longstraw_result longstraw_skeleton_shape(const longstraw_skeleton *sk,
-                                          uint8_t *fanout_bits,
-                                          uint8_t *levels);
-
-/**
- * Releases a skeleton. `NULL` is ignored. Snapshots taken from it stay valid.
- * No other call may use `sk` during or after this one.
- *
- * # Safety
- * `sk` must be NULL or a live handle from `longstraw_skeleton_new`, not used
- * again afterwards.
- */
-void longstraw_skeleton_free(longstraw_skeleton *sk);
-
-/**
- * Adds one node, as `longstraw_rendezvous_add`.
- * The tree is rebuilt (O(n log n)).
- *
- * # Safety
- * `sk` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_skeleton_add(longstraw_skeleton *sk,
-                                        const uint8_t *id,
-                                        size_t id_len,
-                                        double weight);
-
-/**
- * Adds one node in a failure domain, as `longstraw_rendezvous_add_in_domain`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `id` and `domain` must be NULL or
- * point to their stated number of readable bytes.
- */
-longstraw_result longstraw_skeleton_add_in_domain(longstraw_skeleton *sk,
-                                                  const uint8_t *id,
-                                                  size_t id_len,
-                                                  double weight,
-                                                  const uint8_t *domain,
-                                                  size_t domain_len);
-
-/**
- * Adds several nodes as one change, as `longstraw_rendezvous_add_batch`.
- * The tree is rebuilt once.
- *
- * # Safety
- * `sk` must be NULL or a live handle; each array must be NULL or point to
- * its stated number of readable elements.
- */
-longstraw_result longstraw_skeleton_add_batch(longstraw_skeleton *sk,
-                                              const uint8_t *ids,
-                                              size_t ids_len,
-                                              const uint64_t *offsets,
-                                              size_t offsets_len,
-                                              const double *weights,
-                                              size_t weights_len);
-
-/**
- * Adds several nodes with failure domain labels as one change, as
- * `longstraw_rendezvous_add_batch_in_domains`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; each array must be NULL or point to
- * its stated number of readable elements.
- */
-longstraw_result longstraw_skeleton_add_batch_in_domains(longstraw_skeleton *sk,
-                                                         const uint8_t *ids,
-                                                         size_t ids_len,
-                                                         const uint64_t *offsets,
-                                                         size_t offsets_len,
-                                                         const double *weights,
-                                                         size_t weights_len,
-                                                         const uint8_t *domains,
-                                                         size_t domains_len,
-                                                         const uint64_t *domain_offsets,
-                                                         size_t domain_offsets_len);
-
-/**
- * Removes a node, as `longstraw_rendezvous_remove`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_skeleton_remove(longstraw_skeleton *sk,
-                                           const uint8_t *id,
-                                           size_t id_len);
-
-/**
- * Changes a node's weight (0 drains it), as `longstraw_rendezvous_set_weight`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_skeleton_set_weight(longstraw_skeleton *sk,
-                                               const uint8_t *id,
-                                               size_t id_len,
-                                               double weight);
-
-/**
- * Sets or (with a label of length 0) clears a node's failure domain, as
- * `longstraw_rendezvous_set_domain`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `id` and `domain` must be NULL or
- * point to their stated number of readable bytes.
- */
-longstraw_result longstraw_skeleton_set_domain(longstraw_skeleton *sk,
-                                               const uint8_t *id,
-                                               size_t id_len,
-                                               const uint8_t *domain,
-                                               size_t domain_len);
-
-/**
- * Writes the number of nodes (drained ones included) to `*out`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `out` must be NULL or writable.
- */
-longstraw_result longstraw_skeleton_len(const longstraw_skeleton *sk,
-                                        size_t *out);
-
-/**
- * Takes the current membership as an immutable snapshot, as
- * `longstraw_rendezvous_snapshot`: a reference-count increment that never
- * waits for writers. Every `longstraw_snapshot_*` lookup on it places keys
- * by the skeleton (mode `LONGSTRAW_MODE_SKELETON`). Release it with `longstraw_snapshot_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `sk` must be NULL or a live handle; `out` must be NULL or writable.
- */
-longstraw_result longstraw_skeleton_snapshot(const longstraw_skeleton *sk,
-                                             const longstraw_snapshot **out);
 
 /**
  * Releases a snapshot. `NULL` is ignored. Id pointers obtained from it
@@ -1334,213 +1094,71 @@ longstraw_result longstraw_snapshot_mode(const longstraw_snapshot *s,
                                          longstraw_mode *mode);
 
 /**
- * Creates a partition table over the membership of `members` (a snapshot
- * of any mode): its nodes in the same index order, their weights and domain
- * labels, and its seed, placement version and kernel. The table does not
- * depend on `members` afterwards. To start empty, take the snapshot of an
- * empty `longstraw_rendezvous` made with the seed and placement you want.
- *
- * `partition_bits`: the table has `2^partition_bits` partitions (0 to
- * `LONGSTRAW_MAX_PARTITION_BITS`), or `LONGSTRAW_AUTO` for
- * `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node count now (pass it
- * explicitly for a fleet that starts small and grows). `replicas`: nodes
- * stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`; `top_k` up to this
- * many is a table read, longer lists rank the partition over every node).
- * `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
- *
- * Building ranks every partition over every node (P * n pair scores, on all
- * cores); the table is meant for up to about 10^4 nodes.
- *
- * On success `*out` receives a handle that the caller owns and must release
- * with `longstraw_table_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
- * replicas or unknown flags).
- *
- * # Safety
- * `members` must be NULL or a live snapshot; `out` must be NULL or valid
- * for writing one pointer.
- */
-longstraw_result longstraw_table_new(const longstraw_snapshot *members,
-                                     uint8_t partition_bits,
-                                     size_t replicas,
-                                     uint32_t flags,
-                                     longstraw_table **out);
-
-/**
- * Creates a partition table as `longstraw_table_new` does, with a balance as
- * `longstraw_table_new_balanced` does: `balance` 0.0 makes a plain table,
- * 1.0 to 4.0 a balanced one. A balance together with
- * `LONGSTRAW_TABLE_DISTINCT_DOMAINS` is refused with
- * `LONGSTRAW_CONFLICTING_OPTIONS` (`longstraw_last_error_message` gives the
- * set's own words, the ones every language shows).
- *
- * Errors: those of `longstraw_table_new` and `longstraw_table_new_balanced`,
- * plus `LONGSTRAW_CONFLICTING_OPTIONS`.
- *
- * # Safety
- * As `longstraw_table_new`.
- */
-longstraw_result longstraw_table_new_with_balance(const longstraw_snapshot *members,
-                                                  uint8_t partition_bits,
-                                                  size_t replicas,
-                                                  uint32_t flags,
-                                                  double balance,
-                                                  longstraw_table **out);
-
-/**
- * Writes the table's shape: `*partition_bits` (the table has
- * `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
- * `*replicas` and `*flags`, as given to `longstraw_table_new`.
+ * Writes 1 to `*out` when the snapshot places by keyed-v1 (its set was
+ * created with a secret), else 0. A keyed set has no seed:
+ * `longstraw_snapshot_seed` reports 0 for it.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`.
  *
  * # Safety
- * `t` must be NULL or a live handle; each out-pointer must be NULL or
+ * `s` must be NULL or a live snapshot; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
+                                             uint32_t *out);
+
+/**
+ * Writes the partition `key` (`key_len` bytes) falls in to `*partition`: a
+ * number below `2^partition_bits` (`longstraw_snapshot_table_shape`). Every
+ * key of one partition has the same owner and replicas.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;
+ * `longstraw_last_error_message` says which mode it is). Thread-safe.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `key` must be NULL or point to
+ * `key_len` readable bytes; `partition` must be NULL or writable.
+ */
+longstraw_result longstraw_snapshot_partition(const longstraw_snapshot *s,
+                                              const uint8_t *key,
+                                              size_t key_len,
+                                              uint32_t *partition);
+
+/**
+ * Writes a table's shape: `*partition_bits` (the table has
+ * `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
+ * `*replicas`, `*flags` (0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`) and
+ * `*balance` (millionths as a double, e.g. 1.05; 0.0 for a plain table), as
+ * given to `longstraw_rendezvous_new_table` or named by the membership file.
+ * A table's shape never changes, so any snapshot of a set tells it.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;
+ * nothing is written). Thread-safe.
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; each out-pointer must be NULL or
  * writable.
  */
-longstraw_result longstraw_table_shape(const longstraw_table *t,
-                                       uint8_t *partition_bits,
-                                       size_t *replicas,
-                                       uint32_t *flags);
+longstraw_result longstraw_snapshot_table_shape(const longstraw_snapshot *s,
+                                                uint8_t *partition_bits,
+                                                size_t *replicas,
+                                                uint32_t *flags,
+                                                double *balance);
 
 /**
- * Releases a table. `NULL` is ignored. Snapshots taken from it stay valid.
- * No other call may use `t` during or after this one.
+ * Writes a skeleton's tree shape: `*fanout_bits` and `*levels` (after
+ * `LONGSTRAW_AUTO` was resolved; both 0 for a flat tree). The shape never
+ * changes, so any snapshot of a set tells it.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a skeleton;
+ * nothing is written). Thread-safe.
  *
  * # Safety
- * `t` must be NULL or a live handle from `longstraw_table_new`, not used
- * again afterwards.
+ * `s` must be NULL or a live snapshot; each out-pointer must be NULL or
+ * writable.
  */
-void longstraw_table_free(longstraw_table *t);
-
-/**
- * Adds one node, as `longstraw_rendezvous_add`.
- * Only the partitions it wins are re-ranked.
- *
- * # Safety
- * `t` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_table_add(longstraw_table *t,
-                                     const uint8_t *id,
-                                     size_t id_len,
-                                     double weight);
-
-/**
- * Adds one node in a failure domain, as `longstraw_rendezvous_add_in_domain`.
- *
- * # Safety
- * `t` must be NULL or a live handle; `id` and `domain` must be NULL or
- * point to their stated number of readable bytes.
- */
-longstraw_result longstraw_table_add_in_domain(longstraw_table *t,
-                                               const uint8_t *id,
-                                               size_t id_len,
-                                               double weight,
-                                               const uint8_t *domain,
-                                               size_t domain_len);
-
-/**
- * Adds several nodes as one change, as `longstraw_rendezvous_add_batch`.
- * Each node is inserted into the rows incrementally; for a large initial
- * membership, `longstraw_table_new` (one parallel build) is much faster.
- *
- * # Safety
- * `t` must be NULL or a live handle; each array must be NULL or point to
- * its stated number of readable elements.
- */
-longstraw_result longstraw_table_add_batch(longstraw_table *t,
-                                           const uint8_t *ids,
-                                           size_t ids_len,
-                                           const uint64_t *offsets,
-                                           size_t offsets_len,
-                                           const double *weights,
-                                           size_t weights_len);
-
-/**
- * Adds several nodes with failure domain labels as one change, as
- * `longstraw_rendezvous_add_batch_in_domains`.
- *
- * # Safety
- * `t` must be NULL or a live handle; each array must be NULL or point to
- * its stated number of readable elements.
- */
-longstraw_result longstraw_table_add_batch_in_domains(longstraw_table *t,
-                                                      const uint8_t *ids,
-                                                      size_t ids_len,
-                                                      const uint64_t *offsets,
-                                                      size_t offsets_len,
-                                                      const double *weights,
-                                                      size_t weights_len,
-                                                      const uint8_t *domains,
-                                                      size_t domains_len,
-                                                      const uint64_t *domain_offsets,
-                                                      size_t domain_offsets_len);
-
-/**
- * Removes a node, as `longstraw_rendezvous_remove`.
- * Only its partitions move, each to its next-ranked node.
- *
- * # Safety
- * `t` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_table_remove(longstraw_table *t,
-                                        const uint8_t *id,
-                                        size_t id_len);
-
-/**
- * Changes a node's weight (0 drains it), as `longstraw_rendezvous_set_weight`.
- *
- * # Safety
- * `t` must be NULL or a live handle; `id` must be NULL or point to
- * `id_len` readable bytes.
- */
-longstraw_result longstraw_table_set_weight(longstraw_table *t,
-                                            const uint8_t *id,
-                                            size_t id_len,
-                                            double weight);
-
-/**
- * Sets or (with a label of length 0) clears a node's failure domain, as
- * `longstraw_rendezvous_set_domain`.
- * A table made with `LONGSTRAW_TABLE_DISTINCT_DOMAINS` rebuilds its rows.
- *
- * # Safety
- * `t` must be NULL or a live handle; `id` and `domain` must be NULL or
- * point to their stated number of readable bytes.
- */
-longstraw_result longstraw_table_set_domain(longstraw_table *t,
-                                            const uint8_t *id,
-                                            size_t id_len,
-                                            const uint8_t *domain,
-                                            size_t domain_len);
-
-/**
- * Writes the number of nodes (drained ones included) to `*out`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `t` must be NULL or a live handle; `out` must be NULL or writable.
- */
-longstraw_result longstraw_table_len(const longstraw_table *t,
-                                     size_t *out);
-
-/**
- * Takes the current membership as an immutable snapshot, as
- * `longstraw_rendezvous_snapshot`: a reference-count increment that never
- * waits for writers. Every `longstraw_snapshot_*` lookup on it places keys
- * by the table (mode `LONGSTRAW_MODE_TABLE`). Release it with `longstraw_snapshot_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`.
- *
- * # Safety
- * `t` must be NULL or a live handle; `out` must be NULL or writable.
- */
-longstraw_result longstraw_table_snapshot(const longstraw_table *t,
-                                          const longstraw_snapshot **out);
+longstraw_result longstraw_snapshot_skeleton_shape(const longstraw_snapshot *s,
+                                                   uint8_t *fanout_bits,
+                                                   uint8_t *levels);
 
 /**
  * The library's version as one number, `major * 10000 + minor * 100 +
