@@ -21,8 +21,6 @@
  *   not overlap input arrays.
  * - Every *_free function accepts NULL and does nothing.
  * - Handles are opaque: pass them back unchanged and never dereference them.
- *   A snapshot handle carries its set's mode in its low bits, so it need not
- *   be aligned like a pointer to an object.
  * - Ids returned by lookups point into the snapshot they came from and stay
  *   valid until that snapshot is freed, whatever happens to the set meanwhile.
  * - Thread safety: every function except *_free may be called concurrently on
@@ -418,9 +416,10 @@ longstraw_result longstraw_bounded_in_flight(const longstraw_bounded *b,
 /**
  * Reads every current node's in-flight requests, for metrics.
  *
- * `*snapshot` receives the membership the loads belong to (release it with
+ * `*snapshot` receives the membership the loads belong to, as a flat
+ * snapshot whose node indices are the loads' (release it with
  * `longstraw_snapshot_free`; get node ids from it with
- * `longstraw_snapshot_node`), `*count` its node count, and
+ * `longstraw_snapshot_node`; its generation is its own, not the set's), `*count` its node count, and
  * `loads[0 .. min(count, loads_len))` the load of each node by index.
  * Call with `loads_len` >= the node count to get them all.
  *
