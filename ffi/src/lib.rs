@@ -15,6 +15,7 @@
 mod balanced;
 mod boundary;
 mod bounded;
+mod bounded_rule;
 mod held;
 mod keyed;
 mod lengths;
@@ -30,6 +31,7 @@ mod version;
 
 pub use balanced::*;
 pub use bounded::*;
+pub use bounded_rule::*;
 pub use keyed::*;
 pub use membership_file::*;
 pub use mode::longstraw_mode;

@@ -172,6 +172,7 @@ impl From<Error> for longstraw_result {
             Error::OutOfMemory { .. } => LONGSTRAW_OUT_OF_MEMORY,
             Error::ConflictingOptions { .. } => LONGSTRAW_CONFLICTING_OPTIONS,
             Error::InvalidBalanceFactor { .. } => LONGSTRAW_INVALID_PARAMETER,
+            Error::InconsistentLoads { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,
