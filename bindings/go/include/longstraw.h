@@ -649,6 +649,30 @@ longstraw_result longstraw_snapshot_is_keyed(const longstraw_snapshot *s,
                                              uint32_t *out);
 
 /**
+ * Creates an empty keyed flat set (keyed-v1, SPEC.md section 15) whose
+ * secret is read once from the secret file `secret_file` (a NUL-terminated
+ * path; the file holds the 16-byte secret as 32 hexadecimal digits, as for
+ * a membership file's `[secret] file`; a relative path is relative to the
+ * current directory). The set remembers the file as its secret source, so
+ * `longstraw_rendezvous_save_file` names it again.
+ *
+ * On success `*out` receives a handle to release with
+ * `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_SECRET` (the file
+ * cannot be read or does not hold a secret: `longstraw_last_error_message`
+ * says why, naming the file and never its content),
+ * `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `secret_file` must be NULL or a NUL-terminated string; `out` must be NULL
+ * or valid for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_keyed_file(const char *secret_file,
+                                                     uint32_t placement,
+                                                     longstraw_rendezvous **out);
+
+/**
  * The mode a membership file declares (`mode = ...`), after validating the whole file.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_BAD_FILE` (with a message).
