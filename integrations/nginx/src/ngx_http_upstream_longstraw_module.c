@@ -50,6 +50,9 @@ typedef struct {
     ngx_http_upstream_rr_peer_t            **peer;    /* peers by index, for the current tier */
     uint64_t                                *loads;
     uint8_t                                 *unavailable;
+    uint64_t                                 admitted_total; /* bounded loads: the last admission's */
+    uint64_t                                 admitted_load;  /* total and the peer's count, before it */
+    ngx_uint_t                               admitted;
 } ngx_http_upstream_longstraw_peer_data_t;
 
 
@@ -62,6 +65,7 @@ static ngx_int_t ngx_http_upstream_get_longstraw_peer(ngx_peer_connection_t *pc,
 static void *ngx_http_upstream_longstraw_create_conf(ngx_conf_t *cf);
 static char *ngx_http_upstream_longstraw(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static ngx_int_t ngx_http_upstream_longstraw_add_variables(ngx_conf_t *cf);
 
 
 static ngx_command_t  ngx_http_upstream_longstraw_commands[] = {
@@ -78,7 +82,7 @@ static ngx_command_t  ngx_http_upstream_longstraw_commands[] = {
 
 
 static ngx_http_module_t  ngx_http_upstream_longstraw_module_ctx = {
-    NULL,                                     /* preconfiguration */
+    ngx_http_upstream_longstraw_add_variables, /* preconfiguration */
     NULL,                                     /* postconfiguration */
     NULL,                                     /* create main configuration */
     NULL,                                     /* init main configuration */
@@ -279,6 +283,7 @@ ngx_http_upstream_init_longstraw_peer(ngx_http_request_t *r,
     lp->conf = lcf;
     lp->tier = 0;
     lp->ranked = 0;
+    lp->admitted = 0;
 
     n = ngx_max(lcf->size[0], lcf->size[1]);
 
@@ -366,6 +371,10 @@ ngx_http_upstream_longstraw_pick(ngx_http_upstream_longstraw_peer_data_t *lp,
                                total, lp->unavailable, &index, &over))
         {
         case 0:
+            lp->admitted = 1;
+            lp->admitted_total = total;
+            lp->admitted_load = lp->loads[index];
+
             if (over) {
                 ngx_log_debug1(NGX_LOG_DEBUG_HTTP, log, 0,
                                "longstraw: peer %uD over its cap: every "
@@ -646,4 +655,64 @@ invalid_balance:
                        "longstraw: invalid balance \"%V\" (a number such as "
                        "1.25, at least 1 + 2^-16)", &value[i]);
     return NGX_CONF_ERROR;
+}
+
+
+/*
+ * $longstraw_admission: with bounded loads, "T load" of the request's last
+ * admission: T the requests in flight in the upstream counting this one
+ * (the zone's counts), load the chosen peer's count before this request.
+ * Empty otherwise. For tests and debugging.
+ */
+static ngx_int_t
+ngx_http_upstream_longstraw_admission_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data)
+{
+    u_char                                   *p;
+    ngx_http_upstream_longstraw_peer_data_t  *lp;
+
+    if (r->upstream == NULL
+        || r->upstream->peer.get != ngx_http_upstream_get_longstraw_peer)
+    {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+
+    lp = r->upstream->peer.data;
+
+    if (!lp->admitted) {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+
+    p = ngx_pnalloc(r->pool, 2 * NGX_INT64_LEN + 2);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    v->len = ngx_sprintf(p, "%uL %uL", lp->admitted_total + 1,
+                         lp->admitted_load) - p;
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+    v->data = p;
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_upstream_longstraw_add_variables(ngx_conf_t *cf)
+{
+    ngx_str_t             name = ngx_string("longstraw_admission");
+    ngx_http_variable_t  *var;
+
+    var = ngx_http_add_variable(cf, &name, NGX_HTTP_VAR_NOCACHEABLE);
+    if (var == NULL) {
+        return NGX_ERROR;
+    }
+
+    var->get_handler = ngx_http_upstream_longstraw_admission_variable;
+
+    return NGX_OK;
 }

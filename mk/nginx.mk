@@ -1,0 +1,35 @@
+# nginx: ngx_http_upstream_longstraw_module (integrations/nginx), built against Debian's nginx-dev.
+#
+#   make build-nginx   the dynamic module, build/nginx/ngx_http_upstream_longstraw_module.so
+#   make test-nginx    the stateless bounded-loads entry through bounded-v1.json (C), then real nginx on
+#                      127.0.0.1 in front of local backends: placement against tests/spec, failover,
+#                      a reload, keyed placement, bounded loads across 4 workers, config errors (~1 min)
+.PHONY: build-nginx test-nginx nginx-deps
+
+NGINX_BUILD := $(ROOT)/build/nginx
+NGINX_MODULE := $(NGINX_BUILD)/ngx_http_upstream_longstraw_module.so
+NGINX_SRCS := $(wildcard $(ROOT)/integrations/nginx/src/*) $(ROOT)/integrations/nginx/config $(ROOT)/integrations/nginx/build.sh
+
+# Loud skip (exit 0) when the Debian packages are missing; make prereqs installs them.
+nginx-deps:
+	@if [ ! -x /usr/share/nginx/src/configure ] || ! command -v nginx >/dev/null; then \
+	  echo "nginx: SKIPPED: nginx-dev or nginx is not installed (run make prereqs)"; exit 0; fi
+
+$(NGINX_MODULE): $(NGINX_SRCS) c-lib
+	nice -n 5 $(ROOT)/integrations/nginx/build.sh $(NGINX_BUILD)
+
+build-nginx: ## the nginx dynamic module (needs nginx-dev: make prereqs)
+	@if [ ! -x /usr/share/nginx/src/configure ]; then echo "nginx: nginx-dev is not installed: run make prereqs"; exit 1; fi
+	@$(MAKE) --no-print-directory $(NGINX_MODULE)
+
+$(NGINX_BUILD)/test_rule_vectors: $(ROOT)/integrations/nginx/tests/test_rule_vectors.c $(ROOT)/tests/c/check.h \
+    $(ROOT)/tests/c/json_input.h $(ROOT)/include/longstraw.h c-lib
+	@mkdir -p $(NGINX_BUILD)
+	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lm
+
+test-nginx: $(VENV)/.spec-deps ## the nginx module against real nginx on 127.0.0.1 (skips loudly without nginx-dev)
+	@if [ ! -x /usr/share/nginx/src/configure ] || ! command -v nginx >/dev/null; then \
+	  echo "nginx: SKIPPED: nginx-dev or nginx is not installed (run make prereqs)"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(NGINX_BUILD)/test_rule_vectors $(NGINX_MODULE) && \
+	$(NGINX_BUILD)/test_rule_vectors $(ROOT)/tests/vectors/bounded-v1.json && \
+	timeout 240 $(VENV_PY) $(ROOT)/integrations/nginx/tests/test_nginx.py $(NGINX_MODULE) $(NGINX_BUILD)/work
