@@ -266,6 +266,11 @@ def test_config_errors(ng: Nginx) -> None:
         check(secret[:8] not in text, "a secret file's content appeared in nginx -t output")
     r = ng.test_conf(upstream_block(servers, "seed=1 balance=1.25", "zone app 64k;"))
     check(r.returncode == 0, f"nginx -t refused a good configuration: {r.stderr.strip()}")
+    # The README's example upstream block is a valid configuration.
+    readme = (ROOT / "integrations" / "nginx" / "README.md").read_text()
+    block = readme.split("upstream app {", 1)[1].split("\n    }", 1)[0]
+    r = ng.test_conf(block)
+    check(r.returncode == 0 and "longstraw $request_uri" in block, f"the README's upstream block: {r.stderr.strip()}")
     print(f"nginx: {len(cases)} bad configurations fail nginx -t with their reason")
 
 
@@ -335,6 +340,37 @@ def run_placement(ng: Nginx, backends: Backends) -> None:
     print(f"nginx: a reload adding {added[0]} moved only the {len(wins)} keys it wins")
     ng.stop()
     for sid, _ in bigger:
+        backends.stop(sid)
+    run_down_and_backup(ng, backends)
+
+
+def run_down_and_backup(ng: Nginx, backends: Backends) -> None:
+    """`down` drains a server (its keys go to their next node); backups answer only when every primary
+    is down or failing, by the backups' own ranking."""
+    primary = [f"127.0.0.1:{BASE_PORT + i}" for i in range(3)]
+    backup = [f"127.0.0.1:{BASE_PORT + 3 + i}" for i in range(2)]
+    for sid in primary + backup:
+        backends.start(sid)
+    upstream = "\n".join(
+        [f"        longstraw $uri seed={SEED};", f"        server {primary[0]} down;"]
+        + [f"        server {sid} max_fails=1 fail_timeout=30s;" for sid in primary[1:]]
+        + [f"        server {sid} backup;" for sid in backup]
+    )
+    live = spec_reimpl.NodeSet([(primary[0].encode(), 0.0)] + [(s.encode(), 1.0) for s in primary[1:]], seed=SEED)
+    backups = spec_reimpl.NodeSet([(s.encode(), 1.0) for s in backup], seed=SEED)
+    paths = [f"/b/{i}" for i in range(2000)]
+    ng.start(upstream)
+    got = fetch_all(paths)
+    want = [primary[live.owner(p.encode())] for p in paths]
+    check(got == want, f"down: {sum(g != w for g, w in zip(got, want))} keys not at their owner among the live primaries")
+    for sid in primary[1:]:
+        backends.stop(sid)
+    got = fetch_all(paths)
+    want = [backup[backups.owner(p.encode())] for p in paths]
+    check(got == want, f"backup: {sum(g != w for g, w in zip(got, want))} keys not at their backup owner")
+    print(f"nginx: down drains a server; with every primary failing, {len(paths)} keys go to their backup owner")
+    ng.stop()
+    for sid in [primary[0]] + backup:
         backends.stop(sid)
 
 
