@@ -33,3 +33,21 @@ test-nginx: $(VENV)/.spec-deps ## the nginx module against real nginx on 127.0.0
 	$(MAKE) --no-print-directory $(NGINX_BUILD)/test_rule_vectors $(NGINX_MODULE) && \
 	$(NGINX_BUILD)/test_rule_vectors $(ROOT)/tests/vectors/bounded-v1.json && \
 	timeout 240 $(VENV_PY) $(ROOT)/integrations/nginx/tests/test_nginx.py $(NGINX_MODULE) $(NGINX_BUILD)/work
+
+# The side-by-side run (not part of make test): nginx + longstraw, nginx `hash $uri consistent` and
+# HAProxy `hash-type consistent` + `hash-balance-factor 125` on loopback, the same Zipf(1.1) stream;
+# writes bench/results/$(NGINX_BENCH_RUN).json (a few minutes; state the load average when citing it).
+NGINX_BENCH_RUN ?= $(shell date -u +%Y-%m-%d)-nginx-side-by-side
+.PHONY: bench-nginx
+bench-nginx: $(VENV_PY) ## nginx+longstraw vs nginx ketama vs HAProxy bounded loads, into bench/results
+	@command -v haproxy >/dev/null || { echo "nginx: haproxy is not installed: run make prereqs"; exit 1; }
+	@$(MAKE) --no-print-directory build-nginx
+	$(VENV_PY) $(ROOT)/integrations/nginx/bench/side_by_side.py $(NGINX_MODULE) $(ROOT)/bench/results/$(NGINX_BENCH_RUN).json
+
+# The cost of one peer choice, measured inside the module (a build that times each choice).
+NGINX_COST_RUN ?= $(shell date -u +%Y-%m-%d)-nginx-pick-cost
+.PHONY: bench-nginx-cost
+bench-nginx-cost: $(VENV_PY) c-lib ## ns per peer choice in the nginx module at 10 and 100 servers, into bench/results
+	LONGSTRAW_NGINX_CFLAGS=-DNGX_HTTP_UPSTREAM_LONGSTRAW_TIMING=1 $(ROOT)/integrations/nginx/build.sh $(NGINX_BUILD)/timing
+	$(VENV_PY) $(ROOT)/integrations/nginx/bench/cost.py $(NGINX_BUILD)/timing/ngx_http_upstream_longstraw_module.so \
+	  $(ROOT)/bench/results/$(NGINX_COST_RUN).json

@@ -15,6 +15,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/build/nginx}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 src=${NGINX_SRC:-/usr/share/nginx/src}
 
 if [ ! -x "$src/configure" ]; then
@@ -39,6 +41,9 @@ rm -rf "$work"
 mkdir -p "$work"
 cp -r "$src/." "$work/"
 cd "$work"
+# LONGSTRAW_NGINX_CFLAGS adds compiler flags, such as -DNGX_HTTP_UPSTREAM_LONGSTRAW_TIMING=1 for the
+# timed build that measures the cost of a peer choice (make bench-nginx-cost).
+if [ -n "${LONGSTRAW_NGINX_CFLAGS:-}" ]; then flags+=("--with-cc-opt=$LONGSTRAW_NGINX_CFLAGS"); fi
 LONGSTRAW_INCLUDE="$root/include" LONGSTRAW_LIB="${LONGSTRAW_LIB:-$root/target/release/liblongstraw.a}" \
   ./configure "${flags[@]}" --add-dynamic-module="$here" >"$out/configure.log" 2>&1 ||
   { tail -n 30 "$out/configure.log" >&2; exit 1; }

@@ -53,7 +53,26 @@ typedef struct {
     uint64_t                                 admitted_total; /* bounded loads: the last admission's */
     uint64_t                                 admitted_load;  /* total and the peer's count, before it */
     ngx_uint_t                               admitted;
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    uint64_t                                 pick_ns;      /* the last peer choice, timed */
+    uint64_t                                 pick_warm_ns; /* the same choice repeated, per choice */
+#endif
 } ngx_http_upstream_longstraw_peer_data_t;
+
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+#include <time.h>
+
+#define LSN_TIMING_REPEATS 64
+
+static uint64_t
+ngx_http_upstream_longstraw_now_ns(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000 + (uint64_t) ts.tv_nsec;
+}
+#endif
 
 
 static ngx_int_t ngx_http_upstream_init_longstraw(ngx_conf_t *cf,
@@ -284,6 +303,10 @@ ngx_http_upstream_init_longstraw_peer(ngx_http_request_t *r,
     lp->tier = 0;
     lp->ranked = 0;
     lp->admitted = 0;
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    lp->pick_ns = 0;
+    lp->pick_warm_ns = 0;
+#endif
 
     n = ngx_max(lcf->size[0], lcf->size[1]);
 
@@ -438,6 +461,9 @@ ngx_http_upstream_get_longstraw_peer(ngx_peer_connection_t *pc, void *data)
     ngx_uint_t                      n;
     ngx_http_upstream_rr_peer_t    *peer;
     ngx_http_upstream_rr_peers_t   *peers;
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    uint64_t                        started;
+#endif
 
     ngx_log_debug1(NGX_LOG_DEBUG_HTTP, pc->log, 0,
                    "get longstraw peer, try: %ui", pc->tries);
@@ -450,7 +476,37 @@ ngx_http_upstream_get_longstraw_peer(ngx_peer_connection_t *pc, void *data)
     peers = lp->rrp.peers;
     ngx_http_upstream_rr_peers_wlock(peers);
 
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    started = ngx_http_upstream_longstraw_now_ns();
+#endif
+
     index = ngx_http_upstream_longstraw_pick(lp, pc->log, now);
+
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    lp->pick_ns = ngx_http_upstream_longstraw_now_ns() - started;
+
+    /* The same choice again, LSN_TIMING_REPEATS times in a row, with warm
+     * caches: a choice changes nothing until the count below. */
+    if (index >= 0) {
+        ngx_int_t   again = index;
+        ngx_uint_t  rep;
+
+        started = ngx_http_upstream_longstraw_now_ns();
+
+        for (rep = 0; rep < LSN_TIMING_REPEATS; rep++) {
+            lp->ranked = 0;
+            again = ngx_http_upstream_longstraw_pick(lp, pc->log, now);
+        }
+
+        lp->pick_warm_ns = (ngx_http_upstream_longstraw_now_ns() - started)
+                           / LSN_TIMING_REPEATS;
+
+        if (again != index) {
+            ngx_log_error(NGX_LOG_ALERT, pc->log, 0,
+                          "longstraw: a repeated choice differs");
+        }
+    }
+#endif
 
     if (index == -1 && lp->tier == 0 && peers->next) {
         /* Every primary is down, failing or tried: the backups, as nginx's
@@ -701,11 +757,56 @@ ngx_http_upstream_longstraw_admission_variable(ngx_http_request_t *r,
 }
 
 
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+
+/*
+ * $longstraw_pick_ns (only in a module built with
+ * -DNGX_HTTP_UPSTREAM_LONGSTRAW_TIMING=1, for measurements): "COLD WARM",
+ * the nanoseconds of the request's last peer choice (the ranking or the
+ * admission, and the walk over unusable peers) between two clock reads, and
+ * the mean of the same choice repeated LSN_TIMING_REPEATS times in a row.
+ */
+static ngx_int_t
+ngx_http_upstream_longstraw_pick_ns_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data)
+{
+    u_char                                   *p;
+    ngx_http_upstream_longstraw_peer_data_t  *lp;
+
+    if (r->upstream == NULL
+        || r->upstream->peer.get != ngx_http_upstream_get_longstraw_peer)
+    {
+        v->not_found = 1;
+        return NGX_OK;
+    }
+
+    lp = r->upstream->peer.data;
+
+    p = ngx_pnalloc(r->pool, 2 * NGX_INT64_LEN + 2);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    v->len = ngx_sprintf(p, "%uL %uL", lp->pick_ns, lp->pick_warm_ns) - p;
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+    v->data = p;
+
+    return NGX_OK;
+}
+
+#endif
+
+
 static ngx_int_t
 ngx_http_upstream_longstraw_add_variables(ngx_conf_t *cf)
 {
     ngx_str_t             name = ngx_string("longstraw_admission");
     ngx_http_variable_t  *var;
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    ngx_str_t             timing = ngx_string("longstraw_pick_ns");
+#endif
 
     var = ngx_http_add_variable(cf, &name, NGX_HTTP_VAR_NOCACHEABLE);
     if (var == NULL) {
@@ -713,6 +814,15 @@ ngx_http_upstream_longstraw_add_variables(ngx_conf_t *cf)
     }
 
     var->get_handler = ngx_http_upstream_longstraw_admission_variable;
+
+#if (NGX_HTTP_UPSTREAM_LONGSTRAW_TIMING)
+    var = ngx_http_add_variable(cf, &timing, NGX_HTTP_VAR_NOCACHEABLE);
+    if (var == NULL) {
+        return NGX_ERROR;
+    }
+
+    var->get_handler = ngx_http_upstream_longstraw_pick_ns_variable;
+#endif
 
     return NGX_OK;
 }
