@@ -68,3 +68,66 @@ pub unsafe extern "C" fn longstraw_rendezvous_new_keyed_file(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keyed::longstraw_snapshot_is_keyed;
+    use crate::rendezvous::{longstraw_rendezvous_free, longstraw_rendezvous_snapshot};
+    use crate::result::longstraw_last_error_message;
+    use crate::snapshot::longstraw_snapshot_free;
+    use std::ffi::CString;
+
+    fn last_message() -> String {
+        // SAFETY: the library returns a valid NUL-terminated string for this thread.
+        unsafe { CStr::from_ptr(longstraw_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_keyed_set_from_a_secret_file_and_clear_refusals() {
+        let dir = std::env::temp_dir().join(format!("longstraw-keyed-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good");
+        std::fs::write(&good, "000102030405060708090a0b0c0d0e0f\n").unwrap();
+        let bad = dir.join("bad");
+        std::fs::write(&bad, "zz0102030405060708090a0b0c0d0eq\n").unwrap();
+        let path = |p: &std::path::Path| CString::new(p.to_str().unwrap()).unwrap();
+        let mut set = std::ptr::null_mut();
+        // SAFETY: every pointer is a live local or a handle made here.
+        unsafe {
+            assert_eq!(
+                longstraw_rendezvous_new_keyed_file(path(&good).as_ptr(), 1, &mut set),
+                LONGSTRAW_OK
+            );
+            let mut snap = std::ptr::null();
+            assert_eq!(longstraw_rendezvous_snapshot(set, &mut snap), LONGSTRAW_OK);
+            let mut keyed = 0u32;
+            assert_eq!(longstraw_snapshot_is_keyed(snap, &mut keyed), LONGSTRAW_OK);
+            assert_eq!(keyed, 1);
+            longstraw_snapshot_free(snap);
+            longstraw_rendezvous_free(set);
+
+            let mut none = std::ptr::null_mut();
+            assert_eq!(
+                longstraw_rendezvous_new_keyed_file(path(&bad).as_ptr(), 1, &mut none),
+                LONGSTRAW_INVALID_SECRET
+            );
+            assert!(none.is_null());
+            let message = last_message();
+            assert!(message.contains("32 hexadecimal digits"), "{message}");
+            assert!(!message.contains("zz01"), "the message quotes the file: {message}");
+            assert_eq!(
+                longstraw_rendezvous_new_keyed_file(path(&dir.join("missing")).as_ptr(), 1, &mut none),
+                LONGSTRAW_INVALID_SECRET
+            );
+            assert!(last_message().contains("missing"));
+            assert_eq!(
+                longstraw_rendezvous_new_keyed_file(std::ptr::null(), 1, &mut none),
+                LONGSTRAW_NULL_ARGUMENT
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
