@@ -4,16 +4,11 @@
 #   make test-nginx    the stateless bounded-loads entry through bounded-v1.json (C), then real nginx on
 #                      127.0.0.1 in front of local backends: placement against tests/spec, failover,
 #                      a reload, keyed placement, bounded loads across 4 workers, config errors (~1 min)
-.PHONY: build-nginx test-nginx nginx-deps
+.PHONY: build-nginx test-nginx
 
 NGINX_BUILD := $(ROOT)/build/nginx
 NGINX_MODULE := $(NGINX_BUILD)/ngx_http_upstream_longstraw_module.so
 NGINX_SRCS := $(wildcard $(ROOT)/integrations/nginx/src/*) $(ROOT)/integrations/nginx/config $(ROOT)/integrations/nginx/build.sh
-
-# Loud skip (exit 0) when the Debian packages are missing; make prereqs installs them.
-nginx-deps:
-	@if [ ! -x /usr/share/nginx/src/configure ] || ! command -v nginx >/dev/null; then \
-	  echo "nginx: SKIPPED: nginx-dev or nginx is not installed (run make prereqs)"; exit 0; fi
 
 $(NGINX_MODULE): $(NGINX_SRCS) c-lib
 	nice -n 5 $(ROOT)/integrations/nginx/build.sh $(NGINX_BUILD)
@@ -27,6 +22,7 @@ $(NGINX_BUILD)/test_rule_vectors: $(ROOT)/integrations/nginx/tests/test_rule_vec
 	@mkdir -p $(NGINX_BUILD)
 	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK) -lcjson -lm
 
+# A loud skip (exit 0) when the Debian packages are missing; make prereqs installs them.
 test-nginx: $(VENV)/.spec-deps ## the nginx module against real nginx on 127.0.0.1 (skips loudly without nginx-dev)
 	@if [ ! -x /usr/share/nginx/src/configure ] || ! command -v nginx >/dev/null; then \
 	  echo "nginx: SKIPPED: nginx-dev or nginx is not installed (run make prereqs)"; exit 0; fi; \
