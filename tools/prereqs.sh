@@ -27,7 +27,9 @@ done
 #   redis-server                         the Node Redis test and example (make test-node)
 #   qemu-user gcc-aarch64-linux-gnu      the aarch64 checks under qemu-aarch64 (make dist-check-cross-fast,
 #   libc6-dev-arm64-cross libcjson-dev:arm64     make test-core-aarch64)
-debs=(libcjson-dev pkg-config valgrind memcached redis-server
+#   nginx-dev nginx haproxy              the nginx module: its build, its tests and the side-by-side with
+#                                        HAProxy (make test-nginx, make bench-nginx)
+debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)

@@ -13,7 +13,9 @@
 
 mod boundary;
 mod bounded;
+mod bounded_rule;
 mod held;
+mod keyed_file;
 mod lengths;
 mod membership_file;
 mod rendezvous;
@@ -22,6 +24,8 @@ mod snapshot;
 mod version;
 
 pub use bounded::*;
+pub use bounded_rule::*;
+pub use keyed_file::*;
 pub use membership_file::*;
 pub use rendezvous::*;
 pub use result::*;

@@ -181,6 +181,7 @@ impl From<Error> for longstraw_result {
             Error::ConflictingOptions { .. } => LONGSTRAW_CONFLICTING_OPTIONS,
             Error::InvalidBalanceFactor { .. } => LONGSTRAW_INVALID_PARAMETER,
             Error::WrongMode { .. } => LONGSTRAW_WRONG_MODE,
+            Error::InconsistentLoads { .. } => LONGSTRAW_INVALID_PARAMETER,
             // A variant added to the set later that this layer does not map
             // yet is a bug here, not the caller's fault.
             _ => LONGSTRAW_INTERNAL_ERROR,

@@ -70,6 +70,23 @@ pub(crate) unsafe fn view<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Sna
     Ok(unsafe { &*s })
 }
 
+/// A second reference to the snapshot behind a handle, for a value that
+/// outlives the caller's handle (the handle keeps its own).
+///
+/// # Safety
+/// `s` must be NULL or a live handle from [`into_handle`].
+pub(crate) unsafe fn shared(s: *const longstraw_snapshot) -> FfiResult<Arc<Snapshot>> {
+    // SAFETY: forwarded contract; `view` checks NULL and alignment.
+    let snap: *const Snapshot = unsafe { view(s)? };
+    // SAFETY: the handle is `Arc::into_raw` of an `Arc<Snapshot>` that holds
+    // one strong count while the caller uses it, so taking a second count
+    // and rebuilding an `Arc` from the same pointer is sound.
+    unsafe {
+        Arc::increment_strong_count(snap);
+        Ok(Arc::from_raw(snap))
+    }
+}
+
 /// # Safety
 /// `s` must be NULL or a live snapshot handle.
 unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {

@@ -241,16 +241,62 @@ impl Drop for Announced<'_> {
     }
 }
 
-/// Node `slot` takes one more request if `load + 1 <= ceil(share * T)`,
-/// with `T` read afresh for every attempt.
+/// SPEC.md §16.1's test: a node holding `load` requests, with share
+/// `share = c * (w_i / W)`, may take one more when `t` requests are in
+/// flight counting this one: `load + 1 <= ceil(share * t)`. For an integer
+/// load that is `load < share * t`, which spares a call to `ceil` (not an
+/// instruction on baseline x86-64). The one copy of the rule: the counting
+/// [`BoundedLoad`] and the stateless [`BoundedRule`] both ask it.
+#[inline]
+fn may_take(load: u64, share: f64, t: u64) -> bool {
+    (load as f64) < share * t as f64
+}
+
+/// `c * (w_i / W)` for every node of `members`, by index (0 for a drained
+/// node), with `W` the f64 nearest the exact sum of the weights (SPEC.md
+/// §16.1): no node order matters.
+fn shares_of(members: &Members, factor: f64) -> Vec<f64> {
+    let weights = members.weights();
+    let weight_sum = longstraw::weight_sum(weights.iter().copied());
+    weights
+        .iter()
+        .map(|&w| if w == 0.0 { 0.0 } else { factor * (w / weight_sum) })
+        .collect()
+}
+
+/// One pass down the ranking of the key hash `kh` in `members`, from rank
+/// `from`, asking `take` of each node in turn. Returns the first node that
+/// `take` accepts, and whether it is the owner (rank 0).
+#[inline]
+fn walk(members: &Members, kh: u64, from: usize, mut take: impl FnMut(u32) -> bool) -> Option<(u32, bool)> {
+    let table = members.table();
+    let mut ranks = [Ranked::EMPTY; WALK_BATCH];
+    let len = table.top_k_of_hash(kh, &mut ranks);
+    if len == 0 {
+        return None;
+    }
+    for (rank, r) in ranks[..len].iter().enumerate().skip(from) {
+        if take(r.index) {
+            return Some((r.index, rank == 0));
+        }
+    }
+    let mut at = ranks[len - 1];
+    while let Some(next) = table.next_in_ranking_of_hash(kh, &at) {
+        if take(next.index) {
+            return Some((next.index, false));
+        }
+        at = next;
+    }
+    None
+}
+
+/// Node `slot` takes one more request if [`may_take`] says so, with `T`
+/// read afresh for every attempt.
 #[inline]
 fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
     let mut load = slot.load.load(Ordering::Relaxed);
     loop {
-        // `load + 1 <= ceil(x)` is `load < x` for an integer load, which
-        // spares a call to `ceil` (not an instruction on baseline x86-64).
-        let bound = share * total.load(Ordering::Relaxed) as f64;
-        if load as f64 >= bound {
+        if !may_take(load, share, total.load(Ordering::Relaxed)) {
             return false;
         }
         match slot
@@ -265,13 +311,7 @@ fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
 
 impl State {
     fn new(members: Arc<Members>, factor: f64, previous: Option<&State>, total: &Arc<AtomicU64>) -> State {
-        let weights = members.weights();
-        // W is the f64 nearest the exact sum (SPEC.md §16.1): no node order matters.
-        let weight_sum = longstraw::weight_sum(weights.iter().copied());
-        let shares = weights
-            .iter()
-            .map(|&w| if w == 0.0 { 0.0 } else { factor * (w / weight_sum) })
-            .collect();
+        let shares = shares_of(&members, factor);
         let slots = members
             .ids()
             .iter()
@@ -299,22 +339,7 @@ impl State {
     /// check; 0 on later passes, when the owner may have room again).
     /// Returns the admitting node's index and whether it is the owner.
     fn walk(&self, kh: u64, from: usize, total: &AtomicU64) -> Option<(u32, bool)> {
-        let table = self.members.table();
-        let mut ranks = [Ranked::EMPTY; WALK_BATCH];
-        let len = table.top_k_of_hash(kh, &mut ranks);
-        for (rank, r) in ranks[..len].iter().enumerate().skip(from) {
-            if self.admit(r.index, total) {
-                return Some((r.index, rank == 0));
-            }
-        }
-        let mut at = ranks[len - 1];
-        while let Some(next) = table.next_in_ranking_of_hash(kh, &at) {
-            if self.admit(next.index, total) {
-                return Some((next.index, false));
-            }
-            at = next;
-        }
-        None
+        walk(&self.members, kh, from, |i| self.admit(i, total))
     }
 }
 
@@ -500,5 +525,167 @@ impl BoundedLoad {
             s.load.load(Ordering::Relaxed) > 0
         });
         Ok(())
+    }
+}
+
+/// Where [`BoundedRule::admit`] places a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Admission {
+    /// The node's index in the rule's snapshot.
+    pub index: u32,
+    /// Whether the node is the key's owner.
+    pub owner: bool,
+    /// Whether the node is past its cap: only when the caller marked nodes
+    /// unavailable and every available node was at its cap (SPEC.md §16.7).
+    pub over_cap: bool,
+}
+
+/// SPEC.md §16's rule over counts that the caller keeps (§16.7): for
+/// processes that share their in-flight counts (a load balancer's worker
+/// processes over shared memory), where a [`BoundedLoad`]'s in-process
+/// counters cannot be used.
+///
+/// The rule holds one membership and its shares `c * (w_i / W)`, computed
+/// once; [`BoundedRule::admit`] takes the caller's counts and total, walks the
+/// key's ranking and names the node that may take the request. It changes no
+/// count: the caller then adds one to that node's count and to the total,
+/// and takes both off when the request ends.
+///
+/// ```
+/// use std::sync::Arc;
+/// use longstraw_set::{BoundedRule, Options, Rendezvous};
+///
+/// let set = Rendezvous::flat(["a", "b", "c", "d"], Options::default()).unwrap();
+/// let rule = BoundedRule::new(set.snapshot(), 1.25).unwrap();
+/// let mut loads = [0u64; 4];
+/// let mut total = 0;
+/// for _ in 0..8 {
+///     let a = rule.admit(b"hot", &loads, total).unwrap();
+///     loads[a.index as usize] += 1;
+///     total += 1;
+/// }
+/// // No node holds more than ceil(1.25 * 8 / 4) = 3 of the 8 requests.
+/// assert!(loads.iter().all(|&l| l <= 3));
+/// ```
+#[derive(Debug)]
+pub struct BoundedRule {
+    snapshot: Arc<crate::Snapshot>,
+    shares: Vec<f64>,
+    factor: f64,
+}
+
+impl BoundedRule {
+    /// The rule over a flat snapshot with balance factor `balance_factor`.
+    /// Bounded loads rank by flat HRW, so a table or skeleton snapshot is
+    /// [`Error::WrongMode`].
+    pub fn new(snapshot: Arc<crate::Snapshot>, balance_factor: f64) -> Result<BoundedRule> {
+        let factor = validate_balance_factor(balance_factor)?;
+        if snapshot.mode() != crate::Mode::Flat {
+            return Err(Error::WrongMode {
+                operation: "bounded loads",
+                needs: crate::Mode::Flat,
+                actual: snapshot.mode(),
+            });
+        }
+        let shares = shares_of(snapshot.members(), factor);
+        Ok(BoundedRule {
+            snapshot,
+            shares,
+            factor,
+        })
+    }
+
+    /// The snapshot the rule ranks by (node indices are its indices).
+    pub fn snapshot(&self) -> &Arc<crate::Snapshot> {
+        &self.snapshot
+    }
+
+    /// The balance factor `c`.
+    pub fn balance_factor(&self) -> f64 {
+        self.factor
+    }
+
+    /// The cap of node `index` for one more request when `in_flight`
+    /// requests are in flight: `ceil(c * (in_flight + 1) * w_i / W)` in
+    /// SPEC.md §16.1's f64 order (0 when drained); `None` for no such node.
+    pub fn cap(&self, index: u32, in_flight: u64) -> Option<u64> {
+        let share = *self.shares.get(index as usize)?;
+        Some((share * in_flight.saturating_add(1) as f64).ceil() as u64)
+    }
+
+    /// The node that takes a request for `key`, when node `i` holds
+    /// `loads[i]` requests and `in_flight` requests are in flight in all
+    /// (SPEC.md §16.1 with `total = in_flight`).
+    ///
+    /// Errors: `loads` not one count per node (`LengthMismatch`), no
+    /// eligible node (`NoEligibleNodes`), counts that sum to more than
+    /// `in_flight` when no node has room ([`Error::InconsistentLoads`]).
+    #[inline]
+    pub fn admit(&self, key: &[u8], loads: &[u64], in_flight: u64) -> Result<Admission> {
+        self.admit_available(key, loads, in_flight, |_| true)
+    }
+
+    /// [`BoundedRule::admit`] passing over the nodes for which `available`
+    /// is false (down or failing, in the caller's view) as if they were
+    /// full; caps stay those of the whole membership. When every available
+    /// node is at its cap, the request goes to the first available node of
+    /// the ranking, with `over_cap` set (SPEC.md §16.7). `NoEligibleNodes`
+    /// when no eligible node is available.
+    #[inline]
+    pub fn admit_available(
+        &self,
+        key: &[u8],
+        loads: &[u64],
+        in_flight: u64,
+        available: impl Fn(u32) -> bool,
+    ) -> Result<Admission> {
+        if loads.len() != self.shares.len() {
+            return Err(longstraw::Error::LengthMismatch {
+                expected: self.shares.len(),
+                actual: loads.len(),
+            }
+            .into());
+        }
+        let t = in_flight.saturating_add(1);
+        let members = self.snapshot.members();
+        let table = members.table();
+        let kh = table.key_hash(key);
+        let owner = table.owner_of_hash(kh).ok_or(longstraw::Error::NoEligibleNodes)?;
+        let take = |i: u32| may_take(loads[i as usize], self.shares[i as usize], t);
+        if available(owner) && take(owner) {
+            return Ok(Admission {
+                index: owner,
+                owner: true,
+                over_cap: false,
+            });
+        }
+        let mut first_available = None;
+        let found = walk(members, kh, 1, |i| {
+            if !available(i) {
+                return false;
+            }
+            first_available.get_or_insert(i);
+            take(i)
+        });
+        if let Some((index, owner)) = found {
+            return Ok(Admission {
+                index,
+                owner,
+                over_cap: false,
+            });
+        }
+        // §16.3: with consistent counts a pass over every node finds room,
+        // so failing here means bad counts or unavailable nodes.
+        let sum = loads.iter().fold(0u64, |a, &l| a.saturating_add(l));
+        if sum > in_flight {
+            return Err(Error::InconsistentLoads { sum, in_flight });
+        }
+        let first = if available(owner) { Some(owner) } else { first_available };
+        let index = first.ok_or(longstraw::Error::NoEligibleNodes)?;
+        Ok(Admission {
+            index,
+            owner: index == owner,
+            over_cap: true,
+        })
     }
 }

@@ -66,6 +66,14 @@ pub enum Error {
         /// The mode this set has.
         actual: crate::Mode,
     },
+    /// In-flight counts given to a [`crate::BoundedRule`] that sum to more
+    /// than the in-flight total given with them (SPEC.md §16.7).
+    InconsistentLoads {
+        /// The sum of the per-node counts (saturated at `u64::MAX`).
+        sum: u64,
+        /// The total given.
+        in_flight: u64,
+    },
 }
 
 /// `Result` with this crate's error.
@@ -133,6 +141,11 @@ impl fmt::Display for Error {
                 needs,
                 actual,
             } => write!(f, "{operation} needs a {needs}-mode set; this set is {actual}"),
+            Error::InconsistentLoads { sum, in_flight } => write!(
+                f,
+                "the in-flight counts sum to {sum}, more than the in-flight total {in_flight}: \
+                 the total must count every request that a node holds"
+            ),
         }
     }
 }

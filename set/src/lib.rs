@@ -51,7 +51,8 @@ mod weight_census;
 
 pub use backend_env::{backend_from_env, parse_backend, BACKEND_ENV};
 pub use bounded::{
-    validate_balance_factor, BoundedLoad, Lease, OwnedLease, DEFAULT_BALANCE_FACTOR, MIN_BALANCE_FACTOR,
+    validate_balance_factor, Admission, BoundedLoad, BoundedRule, Lease, OwnedLease, DEFAULT_BALANCE_FACTOR,
+    MIN_BALANCE_FACTOR,
 };
 pub use error::{Error, Result};
 pub use longstraw::balanced::Balance;

@@ -254,6 +254,20 @@ typedef enum {
 typedef struct longstraw_bounded longstraw_bounded;
 
 /**
+ * The bounded-loads rule (SPEC.md section 16) over one flat snapshot and a
+ * balance factor, with no counters of its own: the caller keeps the
+ * in-flight counts (for example in memory shared between processes) and asks
+ * `longstraw_bounded_rule_admit` which node takes each request.
+ *
+ * The shares `c * w_i / W` are computed once, by
+ * `longstraw_bounded_rule_new`; admission allocates nothing. The rule is
+ * immutable: every function except `longstraw_bounded_rule_free` may be
+ * called concurrently from any thread. For a new membership, make a new
+ * rule from the new snapshot.
+ */
+typedef struct longstraw_bounded_rule longstraw_bounded_rule;
+
+/**
  * One request in flight, from `longstraw_bounded_acquire`. Release it
  * exactly once with `longstraw_bounded_release`, from any thread; it may
  * outlive its `longstraw_bounded`.
@@ -435,6 +449,122 @@ longstraw_result longstraw_bounded_loads(const longstraw_bounded *b,
                                          uint64_t *loads,
                                          size_t loads_len,
                                          size_t *count);
+
+/**
+ * Makes the bounded-loads rule over the flat snapshot `s` (from
+ * `longstraw_rendezvous_snapshot`; it takes its own reference, so `s` may
+ * be freed afterwards) with balance factor `balance_factor` (`c`; finite
+ * and at least 1 + 2^-16; 1.25 is usual). Node indices in
+ * `longstraw_bounded_rule_admit` are `s`'s indices.
+ *
+ * On success `*out` receives a handle that the caller owns and must release
+ * with `longstraw_bounded_rule_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`,
+ * `LONGSTRAW_INVALID_PARAMETER` (bad balance factor), `LONGSTRAW_WRONG_MODE`
+ * (a table or skeleton snapshot: bounded loads rank by flat HRW).
+ *
+ * # Safety
+ * `s` must be NULL or a live snapshot; `out` must be NULL or valid for
+ * writing one pointer.
+ */
+longstraw_result longstraw_bounded_rule_new(const longstraw_snapshot *s,
+                                            double balance_factor,
+                                            longstraw_bounded_rule **out);
+
+/**
+ * Releases a rule. `NULL` is ignored.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle, not used again afterwards.
+ */
+void longstraw_bounded_rule_free(longstraw_bounded_rule *r);
+
+/**
+ * Which node takes one request for `key` (SPEC.md sections 16.1 and 16.7):
+ * the first node of the key's ranking with `loads[i] + 1 <=
+ * ceil(c * (in_flight + 1) * w_i / W)`, where `loads[i]` is the caller's
+ * count of requests in flight on node `i` (one per node of the rule's
+ * snapshot, `loads_len` = its length) and `in_flight` the caller's total,
+ * which counts every request on every node (including removed ones), not
+ * this one. Nothing is counted here: on success the caller adds one to
+ * `loads[*index]` and to its total, and takes both off when the request
+ * ends.
+ *
+ * `unavailable` is NULL (with `unavailable_len` 0) or one byte per node;
+ * nodes whose byte is non-zero (down or failing, in the caller's view) are
+ * passed over. If every available node is at its cap (possible only when
+ * some are unavailable), the request goes to the first available node of
+ * the ranking and `*over_cap` is 1; otherwise `*over_cap` is 0. `*owner` is
+ * 1 when the node is the key's owner.
+ *
+ * With counts shared between processes, see SPEC.md section 16.7 for what
+ * holds.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_MISALIGNED_POINTER`,
+ * `LONGSTRAW_LENGTH_MISMATCH` (`loads_len`, or a non-zero
+ * `unavailable_len`, is not the number of nodes), `LONGSTRAW_NO_ELIGIBLE_NODE`
+ * (no eligible node, or every eligible node unavailable),
+ * `LONGSTRAW_INVALID_PARAMETER` (the counts sum to more than `in_flight`
+ * and no node has room). Nothing is written on error.
+ *
+ * # Safety
+ * `r` must be NULL or a live rule; `key` must be NULL or point to `key_len`
+ * readable bytes; `loads` to `loads_len` readable `uint64_t`;
+ * `unavailable` NULL or `unavailable_len` readable bytes; each
+ * out-pointer NULL or writable.
+ */
+longstraw_result longstraw_bounded_rule_admit(const longstraw_bounded_rule *r,
+                                              const uint8_t *key,
+                                              size_t key_len,
+                                              const uint64_t *loads,
+                                              size_t loads_len,
+                                              uint64_t in_flight,
+                                              const uint8_t *unavailable,
+                                              size_t unavailable_len,
+                                              uint32_t *index,
+                                              uint32_t *owner,
+                                              uint32_t *over_cap);
+
+/**
+ * Writes to `*cap` the cap of node `index` for one more request when
+ * `in_flight` requests are in flight: `ceil(c * (in_flight + 1) * w_i / W)`
+ * as SPEC.md section 16.1 computes it (0 for a drained node).
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (no node
+ * `index`).
+ *
+ * # Safety
+ * `r` must be NULL or a live rule; `cap` must be NULL or writable.
+ */
+longstraw_result longstraw_bounded_rule_cap(const longstraw_bounded_rule *r,
+                                            uint32_t index,
+                                            uint64_t in_flight,
+                                            uint64_t *cap);
+
+/**
+ * Creates an empty keyed flat set (keyed-v1, SPEC.md section 15) whose
+ * secret is read once from the secret file `secret_file` (a NUL-terminated
+ * path; the file holds the 16-byte secret as 32 hexadecimal digits, as for
+ * a membership file's `[secret] file`; a relative path is relative to the
+ * current directory). The set remembers the file as its secret source, so
+ * `longstraw_rendezvous_save_file` names it again.
+ *
+ * On success `*out` receives a handle to release with
+ * `longstraw_rendezvous_free`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_SECRET` (the file
+ * cannot be read or does not hold a secret: `longstraw_last_error_message`
+ * says why, naming the file and never its content),
+ * `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
+ *
+ * # Safety
+ * `secret_file` must be NULL or a NUL-terminated string; `out` must be NULL
+ * or valid for writing one pointer.
+ */
+longstraw_result longstraw_rendezvous_new_keyed_file(const char *secret_file,
+                                                     uint32_t placement,
+                                                     longstraw_rendezvous **out);
 
 /**
  * Loads a membership file into a new node set of the mode the file names
