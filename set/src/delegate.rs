@@ -1,5 +1,5 @@
 /// The membership accessors every snapshot kind shares, delegated to its
-/// flat [`Snapshot`](crate::Snapshot) in `self.members`, so that a table or a
+/// flat [`Members`](crate::Members) in `self.members`, so that a table or a
 /// skeleton answers `ids()`, `node(i)`, `len()`... exactly as its members do.
 macro_rules! delegate_membership {
     () => {
@@ -12,11 +12,11 @@ macro_rules! delegate_membership {
             self.members.is_keyed()
         }
         /// Placement version of the rankings this mode builds on.
-        pub fn placement(&self) -> Placement {
+        pub fn placement(&self) -> longstraw::Placement {
             self.members.placement()
         }
         /// Kernel lookups and builds run on.
-        pub fn backend(&self) -> Backend {
+        pub fn backend(&self) -> longstraw::Backend {
             self.members.backend()
         }
         /// Increases by one with every published change.
@@ -36,7 +36,7 @@ macro_rules! delegate_membership {
             self.members.eligible()
         }
         /// Node ids by index.
-        pub fn ids(&self) -> &[Arc<[u8]>] {
+        pub fn ids(&self) -> &[std::sync::Arc<[u8]>] {
             self.members.ids()
         }
         /// Weights by index.
