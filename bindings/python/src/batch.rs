@@ -7,11 +7,11 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::anyset::Snapshot;
 use crate::buffer::RawBytes;
 use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
 use crate::error::{bad_value, core_to_py, to_py};
 use crate::typed::{IntBuffer, IntType};
+use longstraw_set::Snapshot;
 
 /// Below this many keys the GIL is kept: releasing and re-taking it costs
 /// more than the lookups.

@@ -1,7 +1,6 @@
 //! The `longstraw._longstraw` extension module: conversions and exceptions
 //! over `longstraw-set`. No placement or membership logic lives here.
 
-mod anyset;
 mod balance;
 mod batch;
 mod bounded;

@@ -10,14 +10,16 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::anyset::Rendezvous as Set;
+use longstraw_set::Rendezvous as Set;
 
 /// A file error as an exception: `FileNotFoundError`/`OSError` when it cannot
-/// be read or written, `ValueError` naming the line and the field otherwise.
+/// be read or written, `ValueError` naming the line and the field otherwise
+/// (and for content that is not UTF-8 text).
 fn to_py(e: Error) -> PyErr {
     let message = e.to_string();
     match &e.kind {
         ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::InvalidData => PyValueError::new_err(message),
         ErrorKind::Io(_) => PyOSError::new_err(message),
         _ => PyValueError::new_err(message),
     }
@@ -36,7 +38,7 @@ pub(crate) fn load(py: Python<'_>, path: &Path) -> PyResult<(Set, Option<SecretS
             e.origin = path.display().to_string();
             to_py(e)
         })?;
-        Ok((Set::of_loaded(set), membership.secret))
+        Ok((set, membership.secret))
     })
 }
 
@@ -55,17 +57,12 @@ pub(crate) fn loads(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<(Set, O
         return Err(crate::error::wrong_type("data", "str or bytes", data));
     };
     crate::exit_guard::detach(py, || {
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| PyValueError::new_err(format!("{DATA_ORIGIN}: the data is not UTF-8 text")))?;
-        let mut membership = Membership::parse(text, DATA_ORIGIN).map_err(to_py)?;
-        if let Some(SecretSource::File(file)) = &mut membership.secret {
-            *file = std::path::absolute(&*file).map_err(|e| PyOSError::new_err(e.to_string()))?;
-        }
+        let membership = Membership::parse_bytes(&bytes, DATA_ORIGIN).map_err(to_py)?;
         let set = membership.build().map_err(|mut e| {
             e.origin = DATA_ORIGIN.to_owned();
             to_py(e)
         })?;
-        Ok((Set::of_loaded(set), membership.secret))
+        Ok((set, membership.secret))
     })
 }
 

@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 
-use longstraw_set::{Placement, SkeletonShape};
+use longstraw_set::{Mode, ModeOptions, Placement, Rendezvous as Set, SkeletonOptions, SkeletonShape, TableOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple, PyType};
 
-use crate::anyset::{Mode, ModeOptions, Rendezvous as Set, SkeletonOptions, TableOptions};
 use crate::convert::{shape_arg, Given, PlacementArg, Replicas};
 use crate::error::{bad_value, core_to_py, to_py};
 use crate::keyed::{set_options, SecretArg, SeedArg};
@@ -225,7 +224,7 @@ impl Rendezvous {
         secret_file: Option<PathBuf>,
         secret_env: Option<String>,
     ) -> PyResult<()> {
-        let membership = self.shared.view().snap.to_membership();
+        let membership = longstraw_membership::Membership::of(&self.shared.view().snap);
         let source = self.shared.source();
         crate::membership_file::save(py, membership, source, &path, secret_file, secret_env)
     }
@@ -266,7 +265,7 @@ impl Rendezvous {
 
     /// The partition of `key` (table mode; ValueError on another mode).
     fn partition(&self, key: &Bound<'_, PyAny>) -> PyResult<u32> {
-        crate::convert::with_key(key, |k| self.shared.view().snap.partition(k))?
+        crate::convert::with_key(key, |k| self.shared.view().snap.partition(k))?.map_err(to_py)
     }
 
     /// The current membership, frozen: its lookups and node indices never change.

@@ -9,11 +9,11 @@ use longstraw_membership::SecretSource;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::anyset::{Rendezvous as Set, Snapshot};
 use crate::chunked::{Chunked, CloneRef};
 use crate::convert::{self, domain_label, items, node_id, with_node_id, Given, NodeId};
 use crate::error::{bad_value, to_py};
 use crate::view::View;
+use longstraw_set::{Rendezvous as Set, Snapshot};
 
 /// The constructor's `nodes`, `weights` and `domains`, converted.
 pub(crate) struct Members {

@@ -71,7 +71,7 @@ impl Snapshot {
 
     /// The partition of `key` (table mode; ValueError on another mode).
     fn partition(&self, key: &Bound<'_, PyAny>) -> PyResult<u32> {
-        crate::convert::with_key(key, |k| self.view.snap.partition(k))?
+        crate::convert::with_key(key, |k| self.view.snap.partition(k))?.map_err(crate::error::to_py)
     }
 
     fn __len__(&self) -> usize {

@@ -7,10 +7,10 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyTuple, PyType};
 
-use crate::anyset::{Mode, Snapshot};
 use crate::chunked::Chunked;
 use crate::convert::{uint_arg, with_key, with_node_id};
 use crate::error::to_py;
+use longstraw_set::{Mode, Snapshot};
 
 pub(crate) struct View {
     pub snap: Arc<Snapshot>,
