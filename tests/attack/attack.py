@@ -99,8 +99,8 @@ def main(argv=None):
 
     v1_modes = {
         "flat": longstraw.Rendezvous(NODES, seed=args.seed),
-        "table": longstraw.Table(NODES, seed=args.seed),
-        "skeleton": longstraw.Skeleton(NODES, seed=args.seed, fanout_bits=1, levels=2),
+        "table": longstraw.Rendezvous.table(NODES, seed=args.seed),
+        "skeleton": longstraw.Rendezvous.skeleton(NODES, seed=args.seed, fanout_bits=1, levels=2),
     }
     # Markdown tables, so that bench/record.py keeps every value (bench/results/*-attack.json).
     print("\n### v1 with the known seed %d\n" % args.seed)
@@ -115,8 +115,8 @@ def main(argv=None):
     secret = os.urandom(16)  # in production: from a secret store, the same for every user of the cluster
     keyed_modes = {
         "flat": longstraw.Rendezvous(NODES, secret=secret),
-        "table": longstraw.Table(NODES, secret=secret),
-        "skeleton": longstraw.Skeleton(NODES, secret=secret, fanout_bits=1, levels=2),
+        "table": longstraw.Rendezvous.table(NODES, secret=secret),
+        "skeleton": longstraw.Rendezvous.skeleton(NODES, secret=secret, fanout_bits=1, levels=2),
     }
     print("\n### keyed-v1 with a random secret (chi-square bound %.1f at 9 degrees of freedom)\n" % BOUND)
     print("| attack | mode | keys per node | chi-square | busiest / mean |\n|---|---|---|---|---|")

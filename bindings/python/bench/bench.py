@@ -90,13 +90,13 @@ def pure_python_hrw(ids):
     return owner, top3
 
 
-TABLE_OWNER = "longstraw `Table.owner` (partition table)"
+TABLE_OWNER = "longstraw `Rendezvous.table(ids).owner` (partition table)"
 
 
 def shape_note(ids):
     """The default shapes longstraw picks for this many nodes."""
-    t, s = longstraw.Table(ids), longstraw.Skeleton(ids)
-    return f"Table bits={t.bits}; Skeleton fanout_bits={s.fanout_bits}, levels={s.levels}"
+    t, s = longstraw.Rendezvous.table(ids), longstraw.Rendezvous.skeleton(ids)
+    return f"Table partition_bits={t.partition_bits}; Skeleton fanout_bits={s.fanout_bits}, levels={s.levels}"
 
 
 def owner_contenders(ids):
@@ -104,10 +104,10 @@ def owner_contenders(ids):
     r = longstraw.Rendezvous(ids)
     out["longstraw `Rendezvous.owner`"] = r.owner
     out["longstraw `Snapshot.owner`"] = r.snapshot().owner
-    t = longstraw.Table(ids)
+    t = longstraw.Rendezvous.table(ids)
     out[TABLE_OWNER] = t.owner
-    out["longstraw `TableSnapshot.owner`"] = t.snapshot().owner
-    out["longstraw `Skeleton.owner` (default shape)"] = longstraw.Skeleton(ids).owner
+    out["longstraw table `Snapshot.owner`"] = t.snapshot().owner
+    out["longstraw `Rendezvous.skeleton(ids).owner` (default shape)"] = longstraw.Rendezvous.skeleton(ids).owner
     if fastring:
         ring = fastring.HashRing()
         for i in ids:
@@ -136,7 +136,7 @@ def top3_contenders(ids):
     out = {}
     r = longstraw.Rendezvous(ids)
     out["longstraw `top_k(key, 3)`"] = lambda k: r.top_k(k, 3)
-    t = longstraw.Table(ids, replicas=3)
+    t = longstraw.Rendezvous.table(ids, replicas=3)
     out["longstraw `Table.top_k(key, 3)` (replicas=3)"] = lambda k: t.top_k(k, 3)
     if fastring:
         ring = fastring.HashRing()
@@ -162,8 +162,8 @@ def batch_contenders(ids, keys):
     offsets32 = offsets.astype("uint32") if hasattr(offsets, "astype") else offsets
     out["longstraw `Snapshot.owner_indices` (packed buffer)"] = lambda: snap.owner_indices(packed, offsets32)
     out["longstraw `owners(list)`"] = lambda: r.owners(keys)
-    table_snap = longstraw.Table(ids).snapshot()
-    out["longstraw `TableSnapshot.owner_indices` (packed buffer)"] = lambda: table_snap.owner_indices(packed, offsets32)
+    table_snap = longstraw.Rendezvous.table(ids).snapshot()
+    out["longstraw table `Snapshot.owner_indices` (packed buffer)"] = lambda: table_snap.owner_indices(packed, offsets32)
     if fastring:
         ring = fastring.HashRing()
         for i in ids:
@@ -222,9 +222,9 @@ def main():
     for n in sizes:
         ids = [f"node-{i}" for i in range(n)]
         start = time.perf_counter()
-        longstraw.Table(ids)
+        longstraw.Rendezvous.table(ids)
         build = time.perf_counter() - start
-        print(f"\n- n = {n}: default shapes {shape_note(ids)}; `Table(ids)` builds in {fmt_ns(build * 1e9)}")
+        print(f"\n- n = {n}: default shapes {shape_note(ids)}; `Rendezvous.table(ids)` builds in {fmt_ns(build * 1e9)}")
         rows = {name: per_call_ns(fn, keys, passes) for name, fn in owner_contenders(ids).items()}
         table(f"owner(key), n = {n}", rows, "longstraw `Rendezvous.owner`")
         summary[n] = rows
@@ -262,7 +262,7 @@ def main():
         r = summary[n]
         f = r.get("fastring `get_node` (ketama ring, Rust)")
         versus = f"; fastring {fmt_ns(f)}, Table's time / fastring's {r[TABLE_OWNER] / f:.2f}" if f else ""
-        print(f"- `Table.owner()` at n = {n}: {fmt_ns(r[TABLE_OWNER])}{versus}")
+        print(f"- `Rendezvous.table(ids).owner()` at n = {n}: {fmt_ns(r[TABLE_OWNER])}{versus}")
     if 1000 in summary and "fastring `get_node` (ketama ring, Rust)" in summary[1000]:
         r = summary[1000]
         faster = r[TABLE_OWNER] < r["fastring `get_node` (ketama ring, Rust)"]

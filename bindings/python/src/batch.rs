@@ -10,16 +10,16 @@ use pyo3::types::{PyBytes, PyString};
 use crate::buffer::RawBytes;
 use crate::convert::{items, uint_arg, with_key, KEYS_EXPECTED};
 use crate::error::{bad_value, core_to_py, to_py};
-use crate::placed::Placed;
 use crate::typed::{IntBuffer, IntType};
+use longstraw_set::Snapshot;
 
 /// Below this many keys the GIL is kept: releasing and re-taking it costs
 /// more than the lookups.
 const DETACH_MIN_KEYS: usize = 256;
 
 /// See `Snapshot.owner_indices`.
-pub(crate) fn owner_indices<'py, S: Placed>(
-    snap: &S,
+pub(crate) fn owner_indices<'py>(
+    snap: &Snapshot,
     keys: &Bound<'py, PyAny>,
     offsets: &Bound<'py, PyAny>,
     out: Option<&Bound<'py, PyAny>>,
@@ -52,7 +52,7 @@ pub(crate) fn owner_indices<'py, S: Placed>(
     }
 }
 
-fn owners<S: Placed, O: KeyOffset + Sync>(py: Python<'_>, snap: &S, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
+fn owners<O: KeyOffset + Sync>(py: Python<'_>, snap: &Snapshot, bytes: &[u8], offsets: &[O]) -> PyResult<Vec<u32>> {
     let packed = PackedKeys::new(bytes, offsets).map_err(core_to_py)?;
     let mut indices = Vec::new();
     indices

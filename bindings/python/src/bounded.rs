@@ -8,7 +8,7 @@ use arc_swap::ArcSwap;
 use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, Placement, DEFAULT_BALANCE_FACTOR};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict};
+use pyo3::types::{PyBool, PyList};
 
 use crate::convert::{node_id, weight, with_key, with_node_id, PlacementArg};
 use crate::error::to_py;
@@ -68,14 +68,14 @@ impl BoundedLoad {
 impl BoundedLoad {
     #[new]
     #[pyo3(
-        signature = (nodes, balance_factor = None, weights = None, seed = SeedArg(None), placement = PlacementArg(Placement::V1), secret = None),
-        text_signature = "(nodes, balance_factor=1.25, weights=None, seed=0, placement=1, secret=None)"
+        signature = (nodes, balance_factor = None, weights = None, seed = None, placement = PlacementArg(Placement::V1), secret = None),
+        text_signature = "(nodes, balance_factor=1.25, weights=None, seed=None, placement=1, secret=None)"
     )]
     fn new(
         nodes: &Bound<'_, PyAny>,
         balance_factor: Option<&Bound<'_, PyAny>>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: SeedArg,
+        seed: Option<SeedArg>,
         placement: PlacementArg,
         secret: Option<SecretArg>,
     ) -> PyResult<Self> {
@@ -106,15 +106,17 @@ impl BoundedLoad {
         })
     }
 
-    /// The requests in flight on every current node, as ``{node: count}``.
-    /// Requests on nodes removed since they started count in
-    /// :meth:`in_flight` only.
-    fn loads<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for (id, load) in self.set.loads() {
-            out.set_item(self.object_of(py, &id), load)?;
-        }
-        Ok(out)
+    /// The requests in flight on every current node, as ``(node, count)``
+    /// pairs in node order (``dict(b.loads())`` is the mapping). Requests on
+    /// nodes removed since they started count in :meth:`in_flight` only.
+    fn loads<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(
+            py,
+            self.set
+                .loads()
+                .into_iter()
+                .map(|(id, load)| (self.object_of(py, &id), load)),
+        )
     }
 
     /// The number of requests in flight, including those on removed nodes.

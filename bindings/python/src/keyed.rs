@@ -1,7 +1,7 @@
 //! The `secret` argument (keyed-v1, docs/SPEC.md §15): bytes in, a core
 //! `Secret` out. The bytes never reach a message, a repr or a pickle.
 
-use longstraw_set::{Hashing, Options, Placement, Secret};
+use longstraw_set::{Options, Placement, Secret};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -31,28 +31,25 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SecretArg {
     }
 }
 
-/// A `seed` argument that remembers whether it was given: a secret
-/// excludes even an explicit `seed=0`. An explicit `None` is checked (and
-/// refused) like any other value.
-pub(crate) struct SeedArg(pub Option<Seed>);
+/// A `seed` argument, any integer in [0, 2^64 - 1]. `Option<SeedArg>` is
+/// `None` when it was not given (or given as `None`): a secret excludes
+/// even an explicit `seed=0`.
+pub(crate) struct SeedArg(pub u64);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for SeedArg {
     type Error = PyErr;
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        Seed::extract(obj).map(|s| SeedArg(Some(s)))
+        Seed::extract(obj).map(|s| SeedArg(s.0))
     }
 }
 
 /// The set options of a constructor: keyed-v1 when `secret` is given, v1
 /// with `seed` (default 0) otherwise. Both given is a `ValueError`.
-pub(crate) fn set_options(seed: SeedArg, secret: Option<SecretArg>, placement: Placement) -> PyResult<Options> {
-    let seed = seed.0.map(|s| s.0);
-    let secret = secret.map(|s| s.0);
-    // The core owns the rule; an explicit seed=0 with a secret is refused too.
-    Hashing::select(seed, secret).map_err(core_to_py)?;
+pub(crate) fn set_options(seed: Option<SeedArg>, secret: Option<SecretArg>, placement: Placement) -> PyResult<Options> {
+    // The set decides "a secret excludes a seed" (even an explicit seed=0) when it is built.
     Ok(Options {
-        seed: seed.unwrap_or(0),
-        secret,
+        seed: seed.map(|s| s.0),
+        secret: secret.map(|s| s.0),
         placement,
         ..Options::default()
     })

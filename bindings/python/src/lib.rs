@@ -1,9 +1,6 @@
 //! The `longstraw._longstraw` extension module: conversions and exceptions
 //! over `longstraw-set`. No placement or membership logic lives here.
 
-#[macro_use]
-mod methods;
-
 mod balance;
 mod batch;
 mod bounded;
@@ -18,13 +15,10 @@ mod generic;
 mod keyed;
 mod membership_file;
 mod offsets_shape;
-mod placed;
 mod rendezvous;
 mod shared;
-mod skeleton;
 mod snapshot;
 mod str_batch;
-mod table;
 mod typed;
 mod view;
 mod weight;
@@ -47,10 +41,6 @@ fn _longstraw(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bounded::BoundedLoad>()?;
     m.add_class::<bounded::Lease>()?;
     m.add_class::<snapshot::Snapshot>()?;
-    m.add_class::<table::Table>()?;
-    m.add_class::<snapshot::TableSnapshot>()?;
-    m.add_class::<skeleton::Skeleton>()?;
-    m.add_class::<snapshot::SkeletonSnapshot>()?;
     m.add("NoEligibleNodeError", m.py().get_type::<error::NoEligibleNodeError>())?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
     m.add_function(wrap_pyfunction!(batch::pack, m)?)?;

@@ -1,65 +1,68 @@
 //! Membership files (docs/MEMBERSHIP.md) for Python: `Rendezvous.load(path)`,
-//! `Table.load`, `Skeleton.load` and `.save(path)`. The file is parsed,
+//! `Rendezvous.loads(data)` and `.save(path)`. The file is parsed,
 //! validated, built and written by `longstraw-membership`, the one parser
 //! every language calls; this module only converts its results and errors.
 
 use std::path::{Path, PathBuf};
 
-use longstraw_membership::{Error, ErrorKind, Loaded, Membership, SecretSource};
+use longstraw_membership::{Error, ErrorKind, Membership, SecretSource};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use longstraw_set::Rendezvous as Set;
 
 /// A file error as an exception: `FileNotFoundError`/`OSError` when it cannot
-/// be read or written, `ValueError` naming the line and the field otherwise.
+/// be read or written, `ValueError` naming the line and the field otherwise
+/// (and for content that is not UTF-8 text).
 fn to_py(e: Error) -> PyErr {
     let message = e.to_string();
     match &e.kind {
         ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::InvalidData => PyValueError::new_err(message),
         ErrorKind::Io(_) => PyOSError::new_err(message),
         _ => PyValueError::new_err(message),
     }
 }
 
-/// The Python class that loads a file of `loaded`'s mode, and the mode's name in files.
-fn class_of(loaded: &Loaded) -> (&'static str, &'static str) {
-    match loaded {
-        Loaded::Flat(_) => ("Rendezvous", "flat"),
-        Loaded::Table(_) => ("Table", "table"),
-        Loaded::Skeleton(_) => ("Skeleton", "skeleton"),
-    }
-}
-
-/// Reads, validates and builds the set `path` describes, in one pass and
-/// with the GIL released throughout (reading the file and the secret may
-/// wait, on a FIFO for instance; building a large table takes a while).
-/// The secret is read once, by the build, and never becomes a Python
-/// object. Returns the set and the secret source the file named.
-///
-/// `class` is the class whose `load` was called and `of_mode` takes its set
-/// out of a [`Loaded`]: a file of another mode is refused, naming the class
-/// that loads it.
-pub(crate) fn load<S: Send>(
-    py: Python<'_>,
-    path: &Path,
-    class: &str,
-    of_mode: impl FnOnce(Loaded) -> Result<S, Loaded> + Send,
-) -> PyResult<(S, Option<SecretSource>)> {
+/// Reads, validates and builds the set `path` describes, of the mode the
+/// file names, in one pass and with the GIL released throughout (reading
+/// the file and the secret may wait, on a FIFO for instance; building a
+/// large table takes a while). The secret is read once, by the build, and
+/// never becomes a Python object. Returns the set and the secret source the
+/// file named.
+pub(crate) fn load(py: Python<'_>, path: &Path) -> PyResult<(Set, Option<SecretSource>)> {
     crate::exit_guard::detach(py, || {
         let membership = Membership::read(path).map_err(to_py)?;
-        let loaded = membership.build().map_err(|mut e| {
+        let set = membership.build().map_err(|mut e| {
             e.origin = path.display().to_string();
             to_py(e)
         })?;
-        match of_mode(loaded) {
-            Ok(set) => Ok((set, membership.secret)),
-            Err(other) => {
-                let (found, mode) = class_of(&other);
-                Err(PyValueError::new_err(format!(
-                    "{}: the file's mode is \"{mode}\"; load it with longstraw.{found}.load, not {class}.load",
-                    path.display()
-                )))
-            }
-        }
+        Ok((set, membership.secret))
+    })
+}
+
+/// Where `loads` says the content came from, in errors.
+const DATA_ORIGIN: &str = "<data>";
+
+/// [`load`] for the content of a membership file (`str`, or `bytes` of
+/// UTF-8 text). A relative `secret.file` is read relative to the current
+/// directory.
+pub(crate) fn loads(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<(Set, Option<SecretSource>)> {
+    let bytes: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
+        s.to_str()?.as_bytes().to_vec()
+    } else if let Ok(b) = data.cast::<PyBytes>() {
+        b.as_bytes().to_vec()
+    } else {
+        return Err(crate::error::wrong_type("data", "str or bytes", data));
+    };
+    crate::exit_guard::detach(py, || {
+        let membership = Membership::parse_bytes(&bytes, DATA_ORIGIN).map_err(to_py)?;
+        let set = membership.build().map_err(|mut e| {
+            e.origin = DATA_ORIGIN.to_owned();
+            to_py(e)
+        })?;
+        Ok((set, membership.secret))
     })
 }
 

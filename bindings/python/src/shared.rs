@@ -12,8 +12,8 @@ use pyo3::types::{PyBytes, PyString};
 use crate::chunked::{Chunked, CloneRef};
 use crate::convert::{self, domain_label, items, node_id, with_node_id, Given, NodeId};
 use crate::error::{bad_value, to_py};
-use crate::placed::{Owned, Placed};
 use crate::view::View;
+use longstraw_set::{Rendezvous as Set, Snapshot};
 
 /// The constructor's `nodes`, `weights` and `domains`, converted.
 pub(crate) struct Members {
@@ -79,20 +79,20 @@ enum Edit<'a> {
     },
 }
 
-pub(crate) struct Shared<S: Owned> {
-    set: S,
+pub(crate) struct Shared {
+    set: Set,
     /// What lookups read. Replaced only while `writer` is held, right after
     /// the set changed, so it always mirrors the set's current snapshot.
-    view: ArcSwap<View<S::Snap>>,
+    view: ArcSwap<View>,
     writer: Mutex<()>,
     /// Where the secret of a set loaded from a keyed file comes from (the
     /// source the file named): saving names it again.
     source: Option<SecretSource>,
 }
 
-impl<S: Owned> Shared<S> {
+impl Shared {
     /// Wraps a set built from `members`: lookups hand back the caller's objects.
-    pub(crate) fn new(py: Python<'_>, set: S, members: &Members) -> Shared<S> {
+    pub(crate) fn new(py: Python<'_>, set: Set, members: &Members) -> Shared {
         let index: HashMap<&[u8], usize> = members
             .ids
             .iter()
@@ -100,7 +100,7 @@ impl<S: Owned> Shared<S> {
             .map(|(i, id)| (&id.bytes[..], i))
             .collect();
         let snap = set.snapshot();
-        let at: Vec<usize> = snap.members().ids().iter().map(|id| index[&id[..]]).collect();
+        let at: Vec<usize> = snap.nodes().map(|n| index[n.id()]).collect();
         let ids = Chunked::from_vec(at.iter().map(|&i| members.ids[i].object.clone_ref(py)).collect());
         let domains = members.domains.as_ref().filter(|_| members.labelled()).map(|labels| {
             Chunked::from_vec(
@@ -120,25 +120,30 @@ impl<S: Owned> Shared<S> {
     /// Wraps a set loaded from a membership file: ids and labels become `str`
     /// when they are UTF-8 and `bytes` otherwise, as the file writes them.
     /// `source` is where the file said the secret comes from.
-    pub(crate) fn loaded(py: Python<'_>, set: S, source: Option<SecretSource>) -> Shared<S> {
+    pub(crate) fn loaded(py: Python<'_>, set: Set, source: Option<SecretSource>) -> Shared {
         let snap = set.snapshot();
-        let members = snap.members();
         // A large file makes many objects: let other threads run between chunks.
-        let mut objects = Vec::with_capacity(members.len());
-        for chunk in members.ids().chunks(crate::chunked::CHUNK) {
-            objects.extend(chunk.iter().map(|id| id_object(py, id)));
-            crate::exit_guard::detach(py, || ());
+        let mut objects = Vec::with_capacity(snap.len());
+        {
+            let mut nodes = snap.nodes().peekable();
+            while nodes.peek().is_some() {
+                objects.extend(
+                    nodes
+                        .by_ref()
+                        .take(crate::chunked::CHUNK)
+                        .map(|n| id_object(py, n.id())),
+                );
+                crate::exit_guard::detach(py, || ());
+            }
         }
         let ids = Chunked::from_vec(objects);
         // One object per distinct label, as a constructor given the same labels shares them.
-        let domains = members.domain_ids().is_some().then(|| {
+        let domains = snap.members().domain_ids().is_some().then(|| {
             let mut seen: HashMap<&[u8], Py<PyAny>> = HashMap::new();
             Chunked::from_vec(
-                members
-                    .domains()
-                    .iter()
-                    .map(|d| {
-                        d.as_deref()
+                snap.nodes()
+                    .map(|n| {
+                        n.domain()
                             .map(|d| seen.entry(d).or_insert_with(|| id_object(py, d)).clone_ref(py))
                     })
                     .collect(),
@@ -159,12 +164,12 @@ impl<S: Owned> Shared<S> {
 
     /// The current view, for one lookup.
     #[inline]
-    pub(crate) fn view(&self) -> Guard<Arc<View<S::Snap>>> {
+    pub(crate) fn view(&self) -> Guard<Arc<View>> {
         self.view.load()
     }
 
     /// The current view, to keep.
-    pub(crate) fn view_full(&self) -> Arc<View<S::Snap>> {
+    pub(crate) fn view_full(&self) -> Arc<View> {
         self.view.load_full()
     }
 
@@ -187,7 +192,10 @@ impl<S: Owned> Shared<S> {
             object: &id.object,
             label: label.as_ref().map(|l| &l.object),
         };
-        self.change(py, edit, |set| set.add(&id.bytes, weight, label_bytes))
+        self.change(py, edit, |set| match label_bytes {
+            Some(domain) => set.add_in_domain(&id.bytes, weight, domain),
+            None => set.add(&id.bytes, weight),
+        })
     }
 
     pub(crate) fn remove(&self, node: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -227,7 +235,7 @@ impl<S: Owned> Shared<S> {
         &self,
         py: Python<'_>,
         edit: Edit<'_>,
-        apply: impl FnOnce(&S) -> longstraw_set::Result<()> + Send,
+        apply: impl FnOnce(&Set) -> longstraw_set::Result<()> + Send,
     ) -> PyResult<()> {
         crate::exit_guard::detach_with(py, |gil_held| {
             let _gate = if gil_held {
@@ -264,9 +272,9 @@ type Objects = (Chunked<Py<PyAny>>, Option<Chunked<Option<Py<PyAny>>>>);
 /// The objects of `snap` from those of `old`, the snapshot `edit` changed:
 /// one chunk copied. `None` if `snap` is not `old` changed by `edit` as
 /// expected (then [`rebuilt`] matches every node by id).
-fn edited<S: Placed>(py: Python<'_>, old: &View<S>, snap: &S, edit: &Edit<'_>) -> Option<Objects> {
-    let (before, after) = (old.snap.members(), snap.members());
-    let labelled = after.domain_ids().is_some();
+fn edited(py: Python<'_>, old: &View, snap: &Snapshot, edit: &Edit<'_>) -> Option<Objects> {
+    let (before, after) = (&*old.snap, snap);
+    let labelled = after.members().domain_ids().is_some();
     // The labels of `old`, every node unlabelled while none had a label.
     let old_labels = || {
         old.domains
@@ -277,7 +285,8 @@ fn edited<S: Placed>(py: Python<'_>, old: &View<S>, snap: &S, edit: &Edit<'_>) -
     match *edit {
         Edit::Weight => (after.len() == before.len()).then(|| (old.ids.clone(), old.domains.clone())),
         Edit::Add { id, object, label } => {
-            if after.len() != before.len() + 1 || after.ids().last().map(|l| &l[..]) != Some(id) {
+            let last = after.len().checked_sub(1).and_then(|i| after.node(i as u32));
+            if after.len() != before.len() + 1 || last.map(|l| l.id()) != Some(id) {
                 return None;
             }
             let ids = old.ids.push(py, object.clone_ref(py));
@@ -309,12 +318,10 @@ fn edited<S: Placed>(py: Python<'_>, old: &View<S>, snap: &S, edit: &Edit<'_>) -
 
 /// The objects of `snap`, each node's found in `old` by id (O(n)); only the
 /// node `edit` added or relabelled brings new ones.
-fn rebuilt<S: Placed>(py: Python<'_>, old: &View<S>, snap: Arc<S>, edit: &Edit<'_>) -> View<S> {
-    let members = snap.members();
-    let before: Vec<Option<usize>> = members
-        .ids()
-        .iter()
-        .map(|id| old.snap.members().index_of(id).map(|i| i as usize))
+fn rebuilt(py: Python<'_>, old: &View, snap: Arc<Snapshot>, edit: &Edit<'_>) -> View {
+    let before: Vec<Option<usize>> = snap
+        .nodes()
+        .map(|n| old.snap.index_of(n.id()).map(|i| i as usize))
         .collect();
     let (touched, object, label) = match *edit {
         Edit::Add { id, object, label } => (Some(id), Some(object), label),
@@ -328,14 +335,13 @@ fn rebuilt<S: Placed>(py: Python<'_>, old: &View<S>, snap: Arc<S>, edit: &Edit<'
             None => object.expect("only an added node is new").clone_ref(py),
         })
         .collect();
-    let labelled = members.domain_ids().is_some();
+    let labelled = snap.members().domain_ids().is_some();
     let domains = labelled.then(|| {
-        let labels = members
-            .ids()
-            .iter()
+        let labels = snap
+            .nodes()
             .zip(&before)
-            .map(|(id, at)| match touched {
-                Some(t) if t == &id[..] => label.map(|l| l.clone_ref(py)),
+            .map(|(node, at)| match touched {
+                Some(t) if t == node.id() => label.map(|l| l.clone_ref(py)),
                 _ => at.and_then(|i| old.domains.as_ref()?.get(i).clone_ref(py)),
             })
             .collect();

@@ -14,7 +14,6 @@ use pyo3::types::PyList;
 
 use crate::convert::{items, with_key, KEYS_EXPECTED};
 use crate::error::{core_to_py, to_py};
-use crate::placed::Placed;
 use crate::view::View;
 
 /// Keys packed and placed at a time: the buffers stay in cache.
@@ -27,7 +26,7 @@ const BYTES_PER_KEY_GUESS: usize = 32;
 ///
 /// The GIL is held throughout, as the per-key loop did: releasing it per
 /// chunk would let another thread keep it for a whole switch interval.
-pub(crate) fn owners<'py, S: Placed>(view: &View<S>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn owners<'py>(view: &View, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     let py = keys.py();
     let mut keys = items(keys, "keys", KEYS_EXPECTED)?.peekable();
     let mut chunk = Chunk::new()?;

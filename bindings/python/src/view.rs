@@ -5,15 +5,15 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyList, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PyList, PyTuple, PyType};
 
 use crate::chunked::Chunked;
 use crate::convert::{uint_arg, with_key, with_node_id};
 use crate::error::to_py;
-use crate::placed::Placed;
+use longstraw_set::{Mode, Snapshot};
 
-pub(crate) struct View<S> {
-    pub snap: Arc<S>,
+pub(crate) struct View {
+    pub snap: Arc<Snapshot>,
     /// Entry `i` is the `str` or `bytes` of node `i` of `snap`.
     pub ids: Chunked<Py<PyAny>>,
     /// Entry `i` is the `str` or `bytes` label of node `i` (`None`: a
@@ -28,7 +28,7 @@ enum Ranking {
     DistinctDomains,
 }
 
-impl<S: Placed> View<S> {
+impl View {
     #[inline]
     pub(crate) fn owner(&self, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let index = self.owner_index(key)?;
@@ -84,17 +84,14 @@ impl<S: Placed> View<S> {
         self.ids.get(index as usize).clone_ref(py)
     }
 
-    /// The membership: ids, weights, labels, seed, generation.
-    pub(crate) fn members(&self) -> &longstraw_set::Snapshot {
-        self.snap.members()
-    }
-
+    #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.snap.members().len()
+        self.snap.len()
     }
 
+    #[inline]
     pub(crate) fn eligible(&self) -> usize {
-        self.snap.members().eligible()
+        self.snap.eligible()
     }
 
     pub(crate) fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -102,7 +99,7 @@ impl<S: Placed> View<S> {
     }
 
     pub(crate) fn weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.snap.members().weights())
+        PyList::new(py, self.snap.nodes().map(|n| n.weight()))
     }
 
     /// The label of each node (`None` for a domain of its own), by index.
@@ -122,25 +119,75 @@ impl<S: Placed> View<S> {
     }
 
     pub(crate) fn contains(&self, id: &Bound<'_, PyAny>) -> PyResult<bool> {
-        with_node_id(id, |bytes| self.snap.members().contains(bytes))
+        with_node_id(id, |bytes| self.snap.contains(bytes))
     }
 
-    /// `(nodes, weights, seed, placement)`: the constructor's first arguments.
-    /// A keyed set refuses: its arguments include the secret, and a pickle
-    /// must not carry it (docs/THREAT-MODEL.md).
-    pub(crate) fn args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let members = self.snap.members();
-        let Some(seed) = members.seed() else {
+    /// What `pickle` and `copy` call to rebuild the set: the factory of its
+    /// mode (`Rendezvous`, `Rendezvous.table`, `Rendezvous.skeleton`) with
+    /// every option as a keyword, and `(nodes,)`. A keyed set refuses: its
+    /// arguments include the secret, and a pickle must not carry it
+    /// (docs/THREAT-MODEL.md).
+    pub(crate) fn reduce<'py>(&self, class: &Bound<'py, PyType>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = class.py();
+        let Some(seed) = self.snap.seed() else {
             return Err(crate::keyed::refuse_pickle());
         };
-        (self.nodes(py)?, self.weights(py)?, seed, members.placement().number()).into_pyobject(py)
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("weights", self.weights(py)?)?;
+        kwargs.set_item("domains", self.domains_arg(py)?)?;
+        kwargs.set_item("seed", seed)?;
+        kwargs.set_item("placement", self.snap.placement().number())?;
+        let factory = match self.snap.mode() {
+            Mode::Flat => class.clone().into_any(),
+            Mode::Table => {
+                kwargs.set_item("partition_bits", self.snap.partition_bits())?;
+                kwargs.set_item("replicas", self.snap.replicas())?;
+                kwargs.set_item("distinct_domains", self.snap.distinct_domains())?;
+                kwargs.set_item("balance", self.snap.balance().map(|b| b.as_f64()))?;
+                class.getattr("table")?
+            }
+            Mode::Skeleton => {
+                let shape = self.snap.shape();
+                kwargs.set_item("fanout_bits", shape.map(|s| s.fanout_bits()))?;
+                kwargs.set_item("levels", shape.map(|s| s.levels()))?;
+                class.getattr("skeleton")?
+            }
+        };
+        let partial = py.import("functools")?.getattr("partial")?;
+        let rebuild = partial.call((factory,), Some(&kwargs))?;
+        Ok((rebuild, PyTuple::new(py, [self.nodes(py)?])?))
     }
 
-    /// `Table(['a', 'b'], weights=[...], seed=0, placement=1, bits=10, domains=[...])`:
-    /// `shape` are the mode's own arguments; long lists are elided past a few entries.
-    pub(crate) fn repr(&self, py: Python<'_>, class: &str, shape: &[(&str, String)]) -> PyResult<String> {
+    /// The mode's own constructor arguments, as `repr` shows them (a table's
+    /// defaults left out).
+    fn shape(&self) -> Vec<(&'static str, String)> {
+        let snap = &self.snap;
+        let mut shape = Vec::new();
+        if let Some(bits) = snap.partition_bits() {
+            shape.push(("partition_bits", bits.to_string()));
+        }
+        if let Some(replicas) = snap.replicas().filter(|&r| r != 1) {
+            shape.push(("replicas", replicas.to_string()));
+        }
+        if snap.distinct_domains() == Some(true) {
+            shape.push(("distinct_domains", "True".to_owned()));
+        }
+        if let Some(b) = snap.balance() {
+            shape.push(("balance", format!("{:?}", b.as_f64())));
+        }
+        if let Some(s) = snap.shape() {
+            shape.push(("fanout_bits", s.fanout_bits().to_string()));
+            shape.push(("levels", s.levels().to_string()));
+        }
+        shape
+    }
+
+    /// `Rendezvous.table(['a', 'b'], weights=[...], seed=0, placement=1, partition_bits=10, domains=[...])`
+    /// for a set (`head` is its factory), `Snapshot(['a', 'b'], mode='table', ...)` for a snapshot
+    /// (`head` is `Snapshot`); long lists are elided past a few entries.
+    pub(crate) fn repr(&self, py: Python<'_>, head: &str) -> PyResult<String> {
         const SHOWN: usize = 8;
-        let members = self.snap.members();
+        let snap = &self.snap;
         let elided = |mut shown: Vec<String>, more: &str| {
             if self.ids.len() > SHOWN {
                 shown.push(more.to_owned());
@@ -152,21 +199,24 @@ impl<S: Placed> View<S> {
             nodes.push(id.bind(py).repr()?.to_string());
         }
         let more = format!("... {} more", self.ids.len().saturating_sub(SHOWN));
-        let mut out = format!("{class}({}", elided(nodes, &more));
-        if members.weights().iter().any(|&w| w != 1.0) {
+        let mut out = format!("{head}({}", elided(nodes, &more));
+        if head == "Snapshot" {
+            out.push_str(&format!(", mode='{}'", snap.mode().as_str()));
+        }
+        if snap.nodes().any(|n| n.weight() != 1.0) {
             let mut shown = Vec::new();
-            for &w in members.weights().iter().take(SHOWN) {
+            for w in snap.nodes().take(SHOWN).map(|n| n.weight()) {
                 shown.push(PyFloat::new(py, w).repr()?.to_string());
             }
             out.push_str(&format!(", weights={}", elided(shown, "...")));
         }
         // A keyed set's repr names no seed and never shows the secret.
-        let hashing = match members.seed() {
+        let hashing = match snap.seed() {
             None => "secret=<hidden>".to_owned(),
             Some(seed) => format!("seed={seed}"),
         };
-        out.push_str(&format!(", {hashing}, placement={}", members.placement().number()));
-        for (name, value) in shape {
+        out.push_str(&format!(", {hashing}, placement={}", snap.placement().number()));
+        for (name, value) in self.shape() {
             out.push_str(&format!(", {name}={value}"));
         }
         if let Some(labels) = &self.domains {

@@ -274,7 +274,7 @@ def test_pack_round_trips():
     assert offsets.tolist() == [0, 1, 1, 4, 6]
 
 
-@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Table, longstraw.Skeleton])
+@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Rendezvous.table, longstraw.Rendezvous.skeleton])
 def test_gil_is_released_during_large_batches(cls):
     # While batches run, another Python thread must make progress, which it
     # can only do if the batch does not hold the GIL.

@@ -16,12 +16,12 @@ import sys, threading, time
 import longstraw
 
 folder, what = sys.argv[1], sys.argv[2]
-table = longstraw.Table([f"node-{i}" for i in range(3000)], bits=12, replicas=2)
+table = longstraw.Rendezvous.table([f"node-{i}" for i in range(3000)], partition_bits=12, replicas=2)
 table.save(f"{folder}/start.toml")
 
 def loads():
     while True:
-        longstraw.Table.load(f"{folder}/start.toml")
+        longstraw.Rendezvous.load(f"{folder}/start.toml")
 
 def saves(i):
     while True:

@@ -12,7 +12,7 @@ SCRIPT = """
 import os, sys, threading, time
 import longstraw
 
-table = longstraw.Table([f"node-{i}" for i in range(4000)], bits=12, replicas=2)
+table = longstraw.Rendezvous.table([f"node-{i}" for i in range(4000)], partition_bits=12, replicas=2)
 flat = longstraw.Rendezvous([f"node-{i}" for i in range(4000)])
 
 def churn(s):

@@ -118,12 +118,11 @@ LIMITED = textwrap.dedent(
     except MemoryError as e:
         print("results:", "MemoryError", str(e))
     # 3: a table of 2^24 partitions x 32 replicas (2 GB of rows)
-    from longstraw import Table
     try:
-        Table([f"n{i}" for i in range(32)], bits=24, replicas=32)
+        Rendezvous.table([f"n{i}" for i in range(32)], partition_bits=24, replicas=32)
     except MemoryError as e:
         print("table:", "MemoryError", str(e))
-    print("usable:", Table(["a", "b"], bits=8).owner("k") in ("a", "b"))
+    print("usable:", Rendezvous.table(["a", "b"], partition_bits=8).owner("k") in ("a", "b"))
     """
 )
 
@@ -142,7 +141,7 @@ def test_out_of_memory_is_a_memory_error_under_a_2gb_limit():
 EXIT_SCRIPT = textwrap.dedent(
     """
     import threading, time
-    from longstraw import Rendezvous, Table, pack
+    from longstraw import Rendezvous, pack
     nodes = [f"n{i}" for i in range(16)]
     r = Rendezvous(nodes)
     keys = [f"k{i}" for i in range(512)]
@@ -154,7 +153,7 @@ EXIT_SCRIPT = textwrap.dedent(
             r.owners(keys)
     def tables():
         while True:
-            Table(nodes, bits=10)
+            Rendezvous.table(nodes, partition_bits=10)
     def changes(i):
         while True:
             r.add(f"x{i}")

@@ -26,8 +26,8 @@ def build(case):
     if case["mode"] == "flat":
         return longstraw.Rendezvous(ids, **kw), ids
     if case["mode"] == "table":
-        return longstraw.Table(ids, bits=case["bits"], replicas=case["depth"], **kw), ids
-    return longstraw.Skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **kw), ids
+        return longstraw.Rendezvous.table(ids, partition_bits=case["bits"], replicas=case["depth"], **kw), ids
+    return longstraw.Rendezvous.skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **kw), ids
 
 
 def test_every_keyed_vector():
@@ -58,7 +58,7 @@ def test_every_keyed_vector():
     assert checked == sum(len(c["keys"]) for c in vectors["cases"])
 
 
-@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Table, longstraw.Skeleton])
+@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Rendezvous.table, longstraw.Rendezvous.skeleton])
 def test_secret_is_exclusive_with_seed_and_exactly_16_bytes(cls):
     with pytest.raises(ValueError, match="not both"):
         cls(["a"], seed=0, secret=SECRET)
@@ -75,7 +75,7 @@ def test_secret_is_exclusive_with_seed_and_exactly_16_bytes(cls):
         assert cls(["a", "b"], secret=ok).keyed
 
 
-@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Table, longstraw.Skeleton])
+@pytest.mark.parametrize("cls", [longstraw.Rendezvous, longstraw.Rendezvous.table, longstraw.Rendezvous.skeleton])
 def test_the_secret_never_leaks(cls):
     secret = bytes([0xA7]) * 16
     placer = cls(["a", "b"], secret=secret)

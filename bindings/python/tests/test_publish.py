@@ -68,8 +68,8 @@ def test_owner_hands_back_the_object_the_caller_added():
 
 
 @pytest.mark.parametrize("make", [
-    lambda ids: longstraw.Table(ids, bits=12, replicas=2),
-    lambda ids: longstraw.Skeleton(ids, fanout_bits=2, levels=2),
+    lambda ids: longstraw.Rendezvous.table(ids, partition_bits=12, replicas=2),
+    lambda ids: longstraw.Rendezvous.skeleton(ids, fanout_bits=2, levels=2),
 ])
 def test_tables_and_skeletons_publish_the_same_node_order(make):
     ids = [f"n{i}" for i in range(2100)]

@@ -1,4 +1,4 @@
-"""Table, Skeleton and failure domains: the API, bad parameters, pickling and
+"""Table and skeleton modes and failure domains: the API, bad parameters, pickling and
 the membership properties SPEC.md §10-§12 documents."""
 
 import copy
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import longstraw
-from longstraw import NoEligibleNodeError, Rendezvous, Skeleton, Table
+from longstraw import NoEligibleNodeError, Rendezvous
 
 NODES = [f"cache-{i}" for i in range(10)]
 KEYS = [f"user:{i}" for i in range(2000)]
@@ -20,10 +20,9 @@ KEYS = [f"user:{i}" for i in range(2000)]
 # Every mode, built the same way; shapes fixed where a test changes membership.
 MODES = {
     "flat": lambda ids, **kw: Rendezvous(ids, **kw),
-    "table": lambda ids, **kw: Table(ids, bits=kw.pop("bits", 8), **kw),
-    "skeleton": lambda ids, **kw: Skeleton(ids, fanout_bits=2, levels=2, **kw),
+    "table": lambda ids, **kw: Rendezvous.table(ids, partition_bits=kw.pop("bits", 8), **kw),
+    "skeleton": lambda ids, **kw: Rendezvous.skeleton(ids, fanout_bits=2, levels=2, **kw),
 }
-SNAPSHOT_TYPES = {"flat": longstraw.Snapshot, "table": longstraw.TableSnapshot, "skeleton": longstraw.SkeletonSnapshot}
 
 
 @pytest.fixture(params=sorted(MODES))
@@ -34,19 +33,10 @@ def mode(request):
 # ---- the shared API ----
 
 
-def test_same_methods_as_rendezvous():
-    public = {n for n in dir(Rendezvous) if not n.startswith("_")}
-    for cls in (Table, Skeleton):
-        assert public <= set(dir(cls)), public - set(dir(cls))
-    snap_public = {n for n in dir(longstraw.Snapshot) if not n.startswith("_")}
-    for cls in (longstraw.TableSnapshot, longstraw.SkeletonSnapshot):
-        assert snap_public <= set(dir(cls)), snap_public - set(dir(cls))
-
-
 def test_lookups_agree_with_each_other(mode):
     s = MODES[mode](NODES)
     snap = s.snapshot()
-    assert type(snap) is SNAPSHOT_TYPES[mode]
+    assert type(s) is Rendezvous and type(snap) is longstraw.Snapshot and s.mode == snap.mode == mode
     owners = s.owners(KEYS)
     assert set(owners) == set(NODES), "2000 keys over 10 nodes reach every node"
     assert owners == snap.owners(KEYS) == [s.owner(k) for k in KEYS]
@@ -103,31 +93,31 @@ def test_no_eligible_node(mode, empty):
 
 
 def test_table_parameters():
-    t = Table(NODES, bits=12, replicas=3)
-    assert (t.bits, t.partitions, t.replicas, t.distinct_domains) == (12, 4096, 3, False)
+    t = Rendezvous.table(NODES, partition_bits=12, replicas=3)
+    assert (t.partition_bits, t.partitions, t.replicas, t.distinct_domains) == (12, 4096, 3, False)
     snap = t.snapshot()
-    assert (snap.bits, snap.partitions, snap.replicas, snap.distinct_domains) == (12, 4096, 3, False)
-    assert Table(NODES, distinct_domains=True).distinct_domains
-    assert Table(NODES, bits=0).partitions == 1
+    assert (snap.partition_bits, snap.partitions, snap.replicas, snap.distinct_domains) == (12, 4096, 3, False)
+    assert Rendezvous.table(NODES, distinct_domains=True).distinct_domains
+    assert Rendezvous.table(NODES, partition_bits=0).partitions == 1
 
 
 @pytest.mark.parametrize("n, bits", [(0, 10), (1, 10), (16, 10), (17, 11), (300, 15)])
 def test_table_default_bits_follow_the_documented_rule(n, bits):
     # clamp(ceil(log2(n)) + 6, 10, 20) of the node count at construction.
     assert bits == min(max(math.ceil(math.log2(n)) + 6 if n > 1 else 6, 10), 20)
-    assert Table([f"n{i}" for i in range(n)]).bits == bits
+    assert Rendezvous.table([f"n{i}" for i in range(n)]).partition_bits == bits
 
 
 def test_table_keeps_its_bits_as_it_grows():
-    t = Table(["a"])
+    t = Rendezvous.table(["a"])
     for i in range(40):
         t.add(f"n{i}")
-    assert t.bits == 10
-    assert pickle.loads(pickle.dumps(t)).bits == 10
+    assert t.partition_bits == 10
+    assert pickle.loads(pickle.dumps(t)).partition_bits == 10
 
 
 def test_partition_is_a_function_of_the_key():
-    t = Table(NODES, bits=6)
+    t = Rendezvous.table(NODES, partition_bits=6)
     partitions = [t.partition(k) for k in KEYS]
     assert set(partitions) == set(range(64)), "2000 keys reach all 64 partitions"
     by_partition = {}
@@ -136,13 +126,13 @@ def test_partition_is_a_function_of_the_key():
     for rankings in by_partition.values():
         assert all(r == rankings[0] for r in rankings), "keys of one partition share its ranking"
     assert t.partition("k") == t.partition(b"k") == t.partition(bytearray(b"k")) == t.snapshot().partition("k")
-    assert Table(NODES, bits=0).partition("anything") == 0
+    assert Rendezvous.table(NODES, partition_bits=0).partition("anything") == 0
 
 
 def test_replicas_do_not_change_results():
     keys = KEYS[:300]
-    one = Table(NODES, bits=8)
-    stored = Table(NODES, bits=8, replicas=32)
+    one = Rendezvous.table(NODES, partition_bits=8)
+    stored = Rendezvous.table(NODES, partition_bits=8, replicas=32)
     for k in keys:
         assert one.rank(k) == stored.rank(k)
         assert one.top_k(k, 5) == stored.top_k(k, 5)
@@ -151,12 +141,12 @@ def test_replicas_do_not_change_results():
 @pytest.mark.parametrize(
     "kwargs, exc, message",
     [
-        (dict(bits=25), ValueError, "bits must be an integer in [0, 24], got 25"),
-        (dict(bits=-1), ValueError, "bits must be an integer in [0, 24], got -1"),
-        (dict(bits=2**70), ValueError, "got 1180591620717411303424"),
-        (dict(bits=1.5), TypeError, "bits must be an int, not float"),
-        (dict(bits=True), TypeError, "bits must be an int, not bool"),
-        (dict(bits="8"), TypeError, "not str"),
+        (dict(partition_bits=25), ValueError, "bits must be an integer in [0, 24], got 25"),
+        (dict(partition_bits=-1), ValueError, "bits must be an integer in [0, 24], got -1"),
+        (dict(partition_bits=2**70), ValueError, "got 1180591620717411303424"),
+        (dict(partition_bits=1.5), TypeError, "bits must be an int, not float"),
+        (dict(partition_bits=True), TypeError, "bits must be an int, not bool"),
+        (dict(partition_bits="8"), TypeError, "not str"),
         (dict(replicas=0), ValueError, "replicas 0 out of range (1 to 32 per partition)"),
         (dict(replicas=33), ValueError, "replicas 33 out of range (1 to 32 per partition)"),
         (dict(replicas=-1), ValueError, "replicas must be an integer in [0, 18446744073709551615], got -1"),
@@ -167,34 +157,34 @@ def test_replicas_do_not_change_results():
 )
 def test_bad_table_parameters(kwargs, exc, message):
     with pytest.raises(exc, match=re.escape(message)):
-        Table(["a"], **kwargs)
+        Rendezvous.table(["a"], **kwargs)
 
 
 def test_table_accepts_numpy_parameters():
-    t = Table(NODES, bits=np.int64(9), replicas=np.uint8(2), seed=np.uint64(3))
-    assert (t.bits, t.replicas, t.seed) == (9, 2, 3)
+    t = Rendezvous.table(NODES, partition_bits=np.int64(9), replicas=np.uint8(2), seed=np.uint64(3))
+    assert (t.partition_bits, t.replicas, t.seed) == (9, 2, 3)
 
 
 # ---- Skeleton ----
 
 
 def test_skeleton_parameters():
-    s = Skeleton(NODES, fanout_bits=3, levels=2)
+    s = Rendezvous.skeleton(NODES, fanout_bits=3, levels=2)
     assert (s.fanout_bits, s.levels) == (3, 2) == (s.snapshot().fanout_bits, s.snapshot().levels)
-    assert (Skeleton(NODES, levels=0).fanout_bits, Skeleton(NODES, levels=0).levels) == (0, 0)
-    assert Skeleton(NODES, fanout_bits=5, levels=0).fanout_bits == 0, "fan-out means nothing without levels"
+    assert (Rendezvous.skeleton(NODES, levels=0).fanout_bits, Rendezvous.skeleton(NODES, levels=0).levels) == (0, 0)
+    assert Rendezvous.skeleton(NODES, fanout_bits=5, levels=0).fanout_bits == 0, "fan-out means nothing without levels"
 
 
 @pytest.mark.parametrize("n, shape", [(0, (0, 0)), (256, (0, 0)), (257, (6, 1)), (4096, (6, 1)), (4097, (4, 2))])
 def test_skeleton_default_shape_follows_the_documented_rule(n, shape):
-    s = Skeleton([f"n{i}" for i in range(n)])
+    s = Rendezvous.skeleton([f"n{i}" for i in range(n)])
     assert (s.fanout_bits, s.levels) == shape
 
 
 def test_flat_skeleton_is_rendezvous():
     ws = [1.0, 2.0, 0.5, 0.0, 3.0] * 2
     flat = Rendezvous(NODES, weights=ws, seed=5)
-    s = Skeleton(NODES, weights=ws, seed=5, levels=0)
+    s = Rendezvous.skeleton(NODES, weights=ws, seed=5, levels=0)
     assert s.owners(KEYS) == flat.owners(KEYS)
     assert all(s.rank(k) == flat.rank(k) for k in KEYS[:200])
 
@@ -218,7 +208,7 @@ def test_flat_skeleton_is_rendezvous():
 )
 def test_bad_skeleton_shapes(kwargs, exc, message):
     with pytest.raises(exc, match=re.escape(message)):
-        Skeleton(["a"], **kwargs)
+        Rendezvous.skeleton(["a"], **kwargs)
 
 
 # ---- failure domains ----
@@ -324,8 +314,8 @@ def test_flat_set_with_labels_keeps_its_placement():
 
 
 def test_distinct_domain_table_stores_distinct_lists():
-    plain = Table(NODES, bits=8, replicas=3, domains=RACKS)
-    stored = Table(NODES, bits=8, replicas=3, domains=RACKS, distinct_domains=True)
+    plain = Rendezvous.table(NODES, partition_bits=8, replicas=3, domains=RACKS)
+    stored = Rendezvous.table(NODES, partition_bits=8, replicas=3, domains=RACKS, distinct_domains=True)
     for k in KEYS[:300]:
         assert stored.top_k_distinct(k, 3) == plain.top_k_distinct(k, 3)
         assert stored.top_k(k, 5) == plain.top_k(k, 5)
@@ -338,22 +328,22 @@ def test_distinct_domain_table_stores_distinct_lists():
 
 
 def test_reprs():
-    assert repr(Table(["a", b"b"], bits=4)) == "Table(['a', b'b'], seed=0, placement=1, bits=4)"
+    assert repr(Rendezvous.table(["a", b"b"], partition_bits=4)) == "Rendezvous.table(['a', b'b'], seed=0, placement=1, partition_bits=4)"
     assert (
-        repr(Table(["a"], weights=[2.0], seed=3, bits=5, replicas=2, domains=["x"], distinct_domains=True))
-        == "Table(['a'], weights=[2.0], seed=3, placement=1, bits=5, replicas=2, distinct_domains=True, domains=['x'])"
+        repr(Rendezvous.table(["a"], weights=[2.0], seed=3, partition_bits=5, replicas=2, domains=["x"], distinct_domains=True))
+        == "Rendezvous.table(['a'], weights=[2.0], seed=3, placement=1, partition_bits=5, replicas=2, distinct_domains=True, domains=['x'])"
     )
-    assert repr(Skeleton(["a"], fanout_bits=2, levels=1)) == "Skeleton(['a'], seed=0, placement=1, fanout_bits=2, levels=1)"
+    assert repr(Rendezvous.skeleton(["a"], fanout_bits=2, levels=1)) == "Rendezvous.skeleton(['a'], seed=0, placement=1, fanout_bits=2, levels=1)"
     assert repr(Rendezvous(["a", "b"], domains=[None, b"r"])) == "Rendezvous(['a', 'b'], seed=0, placement=1, domains=[None, b'r'])"
-    assert repr(Table(["a"], bits=4).snapshot()).startswith("TableSnapshot(['a'], ")
-    assert repr(Skeleton(["a"], levels=0).snapshot()).startswith("SkeletonSnapshot(['a'], ")
-    big = repr(Skeleton([f"n{i}" for i in range(100)], domains=[f"r{i % 3}" for i in range(100)]))
+    assert repr(Rendezvous.table(["a"], partition_bits=4).snapshot()).startswith("Snapshot(['a'], mode='table', seed=0, placement=1, partition_bits=4")
+    assert repr(Rendezvous.skeleton(["a"], levels=0).snapshot()).startswith("Snapshot(['a'], mode='skeleton', ")
+    big = repr(Rendezvous.skeleton([f"n{i}" for i in range(100)], domains=[f"r{i % 3}" for i in range(100)]))
     assert "... 92 more" in big and big.endswith("'r1', ...])") and len(big) < 300
 
 
 def test_reprs_round_trip(mode):
     s = MODES[mode](["a", b"b", "c"], weights=[1.0, 2.5, 0.0], seed=9, domains=["x", None, b"y"])
-    names = {"Rendezvous": Rendezvous, "Table": Table, "Skeleton": Skeleton}
+    names = {"Rendezvous": Rendezvous}
     again = eval(repr(s), names)
     assert repr(again) == repr(s)
     assert again.owners(KEYS) == s.owners(KEYS)
@@ -375,14 +365,18 @@ def test_pickle_and_copy_round_trip(mode):
 
 
 def test_pickle_keeps_the_shape_in_use():
-    t = Table(["a", "b"], bits=7, replicas=4, distinct_domains=True)
+    t = Rendezvous.table(["a", "b"], partition_bits=7, replicas=4, distinct_domains=True)
     clone = pickle.loads(pickle.dumps(t))
-    assert (clone.bits, clone.replicas, clone.distinct_domains) == (7, 4, True)
-    s = Skeleton(["a", "b"], fanout_bits=3, levels=2)
+    assert (clone.partition_bits, clone.replicas, clone.distinct_domains) == (7, 4, True)
+    s = Rendezvous.skeleton(["a", "b"], fanout_bits=3, levels=2)
     clone = pickle.loads(pickle.dumps(s))
     assert (clone.fanout_bits, clone.levels) == (3, 2)
-    # An unlabelled flat set pickles to the same arguments as before domains existed, plus None.
-    assert Rendezvous(["a"]).__reduce__()[1] == (["a"], [1.0], 0, 1, None)
+    # A set pickles as its mode's factory with every option as a keyword, and the nodes.
+    rebuild, args = Rendezvous(["a"]).__reduce__()
+    assert args == (["a"],) and rebuild.func is Rendezvous
+    assert rebuild.keywords == {"weights": [1.0], "domains": None, "seed": 0, "placement": 1}
+    rebuild, args = t.__reduce__()
+    assert rebuild.func == Rendezvous.table and rebuild.keywords["partition_bits"] == 7
 
 
 def test_gil_is_released_while_a_big_table_builds():
@@ -401,7 +395,7 @@ def test_gil_is_released_while_a_big_table_builds():
     t.start()
     try:
         start = time.perf_counter()
-        Table([f"n{i}" for i in range(2000)], bits=16)
+        Rendezvous.table([f"n{i}" for i in range(2000)], partition_bits=16)
         end = time.perf_counter()
     finally:
         stop.set()
@@ -433,7 +427,7 @@ def node_sets(draw, min_size=2, max_size=12):
 def test_table_removal_moves_exactly_the_removed_nodes_partitions(nodes, data, seed, bits, replicas):
     ids, ws = nodes
     victim = data.draw(st.sampled_from(ids))
-    t = Table(ids, weights=ws, seed=seed, bits=bits, replicas=replicas)
+    t = Rendezvous.table(ids, weights=ws, seed=seed, partition_bits=bits, replicas=replicas)
     before = {k: t.rank(k) for k in PROBES}
     partitions = {k: t.partition(k) for k in PROBES}
     t.remove(victim)
@@ -449,7 +443,7 @@ def test_table_add_moves_partitions_only_to_the_new_node(nodes, new, w, seed, bi
     ids, ws = nodes
     if new in ids:
         return
-    t = Table(ids, weights=ws, seed=seed, bits=bits)
+    t = Rendezvous.table(ids, weights=ws, seed=seed, partition_bits=bits)
     before = {k: t.rank(k) for k in PROBES}
     t.add(new, w)
     for k, old in before.items():
@@ -467,7 +461,7 @@ ops = st.lists(
 @given(node_sets(min_size=1), ops, seeds, st.integers(0, 8), st.integers(1, 4))
 def test_table_incremental_updates_equal_a_fresh_build(nodes, changes, seed, bits, replicas):
     ids, ws = nodes
-    t = Table(ids, weights=ws, seed=seed, bits=bits, replicas=replicas)
+    t = Rendezvous.table(ids, weights=ws, seed=seed, partition_bits=bits, replicas=replicas)
     for op, node, w in changes:
         try:
             if op == "add":
@@ -478,7 +472,7 @@ def test_table_incremental_updates_equal_a_fresh_build(nodes, changes, seed, bit
                 t.set_weight(node, w)
         except (KeyError, ValueError):
             pass  # unknown or duplicate node: nothing changed
-    fresh = Table(t.nodes, weights=t.weights, seed=seed, bits=bits, replicas=replicas)
+    fresh = Rendezvous.table(t.nodes, weights=t.weights, seed=seed, partition_bits=bits, replicas=replicas)
     for k in PROBES:
         assert t.top_k(k, replicas + 1) == fresh.top_k(k, replicas + 1)
     if any(t.weights):
@@ -494,12 +488,12 @@ def test_skeleton_is_a_function_of_the_member_set(nodes, data, seed, shape):
     f, levels = shape
     victim = data.draw(st.sampled_from(ids))
     order = data.draw(st.permutations(range(len(ids))))
-    s = Skeleton([ids[i] for i in order], weights=[ws[i] for i in order], seed=seed, fanout_bits=f, levels=levels)
+    s = Rendezvous.skeleton([ids[i] for i in order], weights=[ws[i] for i in order], seed=seed, fanout_bits=f, levels=levels)
     drained = pickle.loads(pickle.dumps(s))
     s.remove(victim)
     drained.set_weight(victim, 0.0)
     rest = [(i, w) for i, w in zip(ids, ws) if i != victim]
-    fresh = Skeleton([i for i, _ in rest], weights=[w for _, w in rest], seed=seed, fanout_bits=f, levels=levels)
+    fresh = Rendezvous.skeleton([i for i, _ in rest], weights=[w for _, w in rest], seed=seed, fanout_bits=f, levels=levels)
     for k in PROBES[:100]:
         assert s.rank(k) == fresh.rank(k) == drained.rank(k)
 
@@ -514,7 +508,7 @@ def test_skeleton_removal_moves_a_bounded_share(fanout_bits, levels):
     n, count = 64, 20_000
     ids = [f"node-{i}" for i in range(n)]
     keys = [f"key:{i}" for i in range(count)]
-    s = Skeleton(ids, fanout_bits=fanout_bits, levels=levels)
+    s = Rendezvous.skeleton(ids, fanout_bits=fanout_bits, levels=levels)
     before = s.owners(keys)
     victim = before[0]
     s.remove(victim)

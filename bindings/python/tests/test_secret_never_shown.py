@@ -17,8 +17,8 @@ SECRET = bytes.fromhex("c22e5a9d71fb048e3ca6d157e910b46f")
 
 CLASSES = [
     lambda secret: longstraw.Rendezvous(["a", "b", "c"], secret=secret),
-    lambda secret: longstraw.Table(["a", "b", "c"], bits=6, secret=secret),
-    lambda secret: longstraw.Skeleton(["a", "b", "c"], fanout_bits=1, levels=1, secret=secret),
+    lambda secret: longstraw.Rendezvous.table(["a", "b", "c"], partition_bits=6, secret=secret),
+    lambda secret: longstraw.Rendezvous.skeleton(["a", "b", "c"], fanout_bits=1, levels=1, secret=secret),
     lambda secret: longstraw.BoundedLoad(["a", "b", "c"], secret=secret),
 ]
 
@@ -112,7 +112,7 @@ def test_a_loaded_keyed_set_shows_no_secret(tmp_path, monkeypatch):
     monkeypatch.setenv("LONGSTRAW_SHOWN_TEST", SECRET.hex())
     path = tmp_path / "keyed.toml"
     path.write_text('mode = "table"\n[secret]\nenv = "LONGSTRAW_SHOWN_TEST"\n[[nodes]]\nid = "a"\n[[nodes]]\nid = "b"\n')
-    table = longstraw.Table.load(path)
+    table = longstraw.Rendezvous.load(path)
     for text in (repr(table), str(table), repr(table.snapshot())):
         assert_hidden(text, SECRET)
     assert os.environ["LONGSTRAW_SHOWN_TEST"] == SECRET.hex()

@@ -23,11 +23,12 @@ def test_stubs_type_check_a_user_program(tmp_path):
         "snap: longstraw.Snapshot[str | bytes] = r.snapshot()\n"
         "n: int = snap.owner_index(bytearray(b'k'))\n"
         "r.add('c', 0.5, domain='rack-1')\n"
-        "t = longstraw.Table(['a', 'b'], bits=10, replicas=2, domains=['r', None])\n"
-        "p: int = t.partition('key') + t.bits + t.snapshot().partitions\n"
-        "sk = longstraw.Skeleton(['a'], fanout_bits=2, levels=1)\n"
+        "t = longstraw.Rendezvous.table(['a', 'b'], partition_bits=10, replicas=2, domains=['r', None])\n"
+        "p: int = t.partition('key') + (t.partition_bits or 0) + (t.snapshot().partitions or 0)\n"
+        "mode: str = t.mode\n"
+        "sk = longstraw.Rendezvous.skeleton(['a'], fanout_bits=2, levels=1)\n"
         "spread: list[str] = sk.top_k_distinct('key', 2)\n"
-        "sk_snap: longstraw.SkeletonSnapshot[str] = sk.snapshot()\n"
+        "sk_snap: longstraw.Snapshot[str] = sk.snapshot()\n"
         "r.owner(3)\n"  # the one error mypy must report
     )
     done = subprocess.run(
@@ -37,5 +38,5 @@ def test_stubs_type_check_a_user_program(tmp_path):
         cwd=tmp_path,
     )
     out = done.stdout
-    assert "user.py:13: error" in out, out
+    assert "user.py:14: error" in out, out
     assert out.count(": error") == 1, out

@@ -18,8 +18,8 @@ import longstraw
 # Each mode with a fixed shape, so that every membership has the same one.
 MODES = {
     "flat": longstraw.Rendezvous,
-    "table": lambda ids, weights=None: longstraw.Table(ids, weights=weights, bits=10, replicas=2),
-    "skeleton": lambda ids, weights=None: longstraw.Skeleton(ids, weights=weights, fanout_bits=2, levels=1),
+    "table": lambda ids, weights=None: longstraw.Rendezvous.table(ids, weights=weights, partition_bits=10, replicas=2),
+    "skeleton": lambda ids, weights=None: longstraw.Rendezvous.skeleton(ids, weights=weights, fanout_bits=2, levels=1),
 }
 
 BASE = [f"base-{i}" for i in range(6)]

@@ -63,12 +63,12 @@ def run(op, case):
         assert got == got_distinct[: len(got)]
         return got
     if op == "partition_bits":
-        return longstraw.Table(["a"], bits=case["bits"])
+        return longstraw.Rendezvous.table(["a"], partition_bits=case["bits"])
     if op == "replicas":
-        return longstraw.Table(["a"], replicas=case["replicas"])
+        return longstraw.Rendezvous.table(["a"], replicas=case["replicas"])
     if op == "shape":
         f, levels = case["shape"]
-        return longstraw.Skeleton(["a"], fanout_bits=f, levels=levels)
+        return longstraw.Rendezvous.skeleton(["a"], fanout_bits=f, levels=levels)
     if op == "domain":
         return R(["a"], domains=[bytes_of(case["label"])])
     if op == "placement":

@@ -24,7 +24,7 @@ def build(case):
     weights = [weight_from_bits(n["weight_bits"]) for n in case["nodes"]]
     common = dict(weights=weights, seed=int(case["seed"]))
     if case["mode"] == "skeleton":
-        return longstraw.Skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **common), ids
+        return longstraw.Rendezvous.skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **common), ids
     return longstraw.Rendezvous(ids, **common), ids
 
 

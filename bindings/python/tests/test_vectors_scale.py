@@ -68,7 +68,7 @@ def check_batches(s, ids, case):
 
 def build_table(case, replicas):
     ids, weights = members(case)
-    t = longstraw.Table(ids, weights=weights, seed=int(case["seed"]), bits=case["bits"], replicas=replicas)
+    t = longstraw.Rendezvous.table(ids, weights=weights, seed=int(case["seed"]), partition_bits=case["bits"], replicas=replicas)
     return t, ids
 
 
@@ -86,7 +86,7 @@ def test_every_table_case(table_vectors, stored):
         depth = case["depth"]
         t, ids = build_table(case, 1 if stored == "one" else depth)
         snap = t.snapshot()
-        assert t.bits == snap.bits == case["bits"]
+        assert t.partition_bits == snap.partition_bits == case["bits"]
         assert t.partitions == snap.partitions == 2 ** case["bits"]
         assert list(snap.nodes) == ids
         for k in case["keys"]:
@@ -139,7 +139,7 @@ def test_every_skeleton_case(skeleton_vectors):
     checked = 0
     for case in skeleton_vectors["cases"]:
         ids, weights = members(case)
-        s = longstraw.Skeleton(
+        s = longstraw.Rendezvous.skeleton(
             ids,
             weights=weights,
             seed=int(case["seed"]),
@@ -170,13 +170,13 @@ def build_mode(case, distinct_domains=False):
         return longstraw.Rendezvous(ids, **common), ids
     if case["mode"] == "table":
         return (
-            longstraw.Table(
-                ids, bits=case["bits"], replicas=case["k"], distinct_domains=distinct_domains, **common
+            longstraw.Rendezvous.table(
+                ids, partition_bits=case["bits"], replicas=case["k"], distinct_domains=distinct_domains, **common
             ),
             ids,
         )
     assert case["mode"] == "skeleton", case["mode"]
-    return longstraw.Skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **common), ids
+    return longstraw.Rendezvous.skeleton(ids, fanout_bits=case["fanout_bits"], levels=case["levels"], **common), ids
 
 
 def test_domain_vectors_are_domains_v1(domain_vectors):

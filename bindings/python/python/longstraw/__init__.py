@@ -7,9 +7,11 @@ Every language that links the longstraw core puts each key on the same node::
     >>> r.owner("user:42") in r
     True
 
-``Table`` (a partition table, O(1) lookups) and ``Skeleton`` (hierarchical
-rendezvous, for the largest fleets) have the same methods. See
-``help(longstraw.Rendezvous)`` and the README for the full API.
+``Rendezvous.table(nodes)`` (a partition table, O(1) lookups) and
+``Rendezvous.skeleton(nodes)`` (hierarchical rendezvous, for the largest
+fleets) make sets of the other modes, with the same methods; ``snapshot()``
+gives a ``Snapshot`` of any mode. See ``help(longstraw.Rendezvous)`` and the
+README for the full API.
 """
 
 from ._types import IndexArray
@@ -18,11 +20,7 @@ from ._longstraw import (
     Lease,
     NoEligibleNodeError,
     Rendezvous,
-    Skeleton,
-    SkeletonSnapshot,
     Snapshot,
-    Table,
-    TableSnapshot,
     __version__,
     backend,
     pack,
@@ -34,11 +32,7 @@ __all__ = [
     "Lease",
     "NoEligibleNodeError",
     "Rendezvous",
-    "Skeleton",
-    "SkeletonSnapshot",
     "Snapshot",
-    "Table",
-    "TableSnapshot",
     "__version__",
     "backend",
     "pack",

@@ -4,7 +4,7 @@ nothing at run time."""
 
 import array
 import pickle
-from typing import assert_type
+from typing import Literal, assert_type
 
 import numpy as np
 import numpy.typing as npt
@@ -61,29 +61,31 @@ snap_owner: str = snap.owner("k")
 snap_lists: list[str] = snap.top_k("k", 2) + snap.top_k_distinct("k", 2) + snap.rank("k") + snap.owners(["k"])
 has: bool = "cache-a" in snap and len(snap) > 0
 
-# Tables and skeletons: the same methods, and their shapes.
-t = longstraw.Table(
-    [f"cache-{i}" for i in range(40)], bits=10, replicas=2, domains=[f"rack-{i % 4}" for i in range(40)],
+# Tables and skeletons: the same class and methods; the mode's own properties are None on another mode.
+t = longstraw.Rendezvous.table(
+    [f"cache-{i}" for i in range(40)], partition_bits=10, replicas=2, domains=[f"rack-{i % 4}" for i in range(40)],
     distinct_domains=True,
 )
 t_owner: str = t.owner("user:42")
-shape: tuple[int, int, int, bool, int] = (t.bits, t.partitions, t.replicas, t.distinct_domains, t.partition("k"))
+shape: tuple[int | None, int | None, int | None, bool | None, int] = (t.partition_bits, t.partitions, t.replicas, t.distinct_domains, t.partition("k"))
 tsnap = t.snapshot()
-assert_type(tsnap, longstraw.TableSnapshot[str])
+assert_type(tsnap, longstraw.Snapshot[str])
 t_batch: IndexArray = tsnap.owner_indices(keys, offsets)
-t_shape: tuple[int, int, int, bool, int] = (
-    tsnap.bits, tsnap.partitions, tsnap.replicas, tsnap.distinct_domains, tsnap.partition("k"),
+t_shape: tuple[int | None, int | None, int | None, bool | None, int] = (
+    tsnap.partition_bits, tsnap.partitions, tsnap.replicas, tsnap.distinct_domains, tsnap.partition("k"),
 )
 t.add("cache-40")
-s = longstraw.Skeleton([f"cache-{i}" for i in range(40)], fanout_bits=2, levels=1)
+s = longstraw.Rendezvous.skeleton([f"cache-{i}" for i in range(40)], fanout_bits=2, levels=1)
 s_owner: str = s.owner("user:42")
-s_shape: tuple[int, int] = (s.fanout_bits, s.levels)
+s_shape: tuple[int | None, int | None] = (s.fanout_bits, s.levels)
+mode: Literal["flat", "table", "skeleton"] = s.mode
+bits: int = t.partition_bits if t.partition_bits is not None else 0
 ssnap = s.snapshot()
-assert_type(ssnap, longstraw.SkeletonSnapshot[str])
-ss_shape: tuple[int, int, str] = (ssnap.fanout_bits, ssnap.levels, ssnap.owner("k"))
+assert_type(ssnap, longstraw.Snapshot[str])
+ss_shape: tuple[int | None, int | None, str] = (ssnap.fanout_bits, ssnap.levels, ssnap.owner("k"))
 
 
-def first_owner(placement: longstraw.Rendezvous[str] | longstraw.Table[str], key: str) -> str:
+def first_owner(placement: longstraw.Rendezvous[str] | longstraw.Snapshot[str], key: str) -> str:
     return placement.owner(key)
 
 

@@ -7,3 +7,4 @@ wrong_type: bytes = r.owner("user:42")  # error: ids given as str come back as s
 r.add(b"cache-c")  # error: a Rendezvous[str] takes str ids
 r.owner(42)  # error: a key is str or bytes-like
 idx = r.snapshot().owner_indices("user:1", [0, 6])  # error: keys are a bytes-like buffer, not str
+bits: int = r.partition_bits  # error: None on a set of another mode than table
