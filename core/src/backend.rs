@@ -165,17 +165,21 @@ fn supported(kind: BackendKind) -> bool {
 macro_rules! dispatch {
     ($backend:expr, $name:ident($($arg:expr),*), $scalar:expr) => {
         match $backend.kind {
-            // SAFETY (every arm): a `Backend` of this kind exists only when
-            // `supported(kind)` held, i.e. the CPU runs these features.
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: a `Backend` of this kind exists only when
+            // `supported(kind)` held, i.e. the CPU runs SSE2.
             BackendKind::Sse2 => unsafe { crate::arch::x86_64::sse2::$name($($arg),*) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; `supported` detected AVX2 at run time.
             BackendKind::Avx2 => unsafe { crate::arch::x86_64::avx2::$name($($arg),*) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; `supported` detected AVX-512 at run time.
             BackendKind::Avx512 => unsafe { crate::arch::x86_64::avx512::$name($($arg),*) },
             #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above; every aarch64 CPU runs NEON.
             BackendKind::Neon => unsafe { crate::arch::aarch64::neon::$name($($arg),*) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            // SAFETY: as above; the module was compiled with simd128, so it runs only where the engine has it.
             BackendKind::Simd128 => unsafe { crate::arch::wasm32::simd128::$name($($arg),*) },
             _ => $scalar,
         }
