@@ -5,7 +5,7 @@
 // (`backend()`). n = 10 nodes; ns per key (per call for the per-key rows).
 //
 //   node bench/strings/node_strings.js [--quick] [--baseline path/to/other/longstraw.node] \
-//     | python3 bench/record.py --run issue14-node-strings --command '...'
+//     | python3 bench/record.py --run node-strings --command '...'
 //
 // --baseline loads another build of the addon (for example main before this
 // change) and measures its rows in the same run, each next to this build's.
@@ -87,7 +87,7 @@ function main () {
   const trivial = byName['backend() (a trivial call of the addon)']
 
   const cpu = os.cpus()[0]?.model || 'unknown CPU'
-  console.log(`# longstraw Node string batches (issue 14): node ${process.version}, ${os.platform()}-${os.arch()}, ${cpu} (${os.cpus().length} cores), backend ${backend()}`)
+  console.log(`# longstraw Node string batches: node ${process.version}, ${os.platform()}-${os.arch()}, ${cpu} (${os.cpus().length} cores), backend ${backend()}`)
   console.log(`- n = ${N} nodes, ${KEY_COUNT} keys (\`user:<i>:<h>\`, ~${Math.round(bytes.length / KEY_COUNT)} bytes; non-ASCII \`ключ-<i>-键-<h>\`), fastest of >= ${MIN_SAMPLES} samples over ${MIN_MS / 1000} s per row (per-key rows: ${PER_SAMPLE} calls a sample; batch rows: one call of ${KEY_COUNT} keys); load average at end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`)
   if (BASELINE) console.log(`- rows named \`baseline:\` run \`${BASELINE}\` (another build of the addon) in this same process\n`)
   console.log(`## n = ${N}, time per key\n`)
@@ -99,7 +99,7 @@ function main () {
   }
   const owners = byName['rendezvous.owners(string[])']
   const owner = byName['rendezvous.owner(key)']
-  console.log('\n## goals (issue 14)\n')
+  console.log('\n## goals\n')
   if (BASELINE) {
     const before = byName['baseline: rendezvous.owners(string[])']
     const beforeOwner = byName['baseline: rendezvous.owner(key)'] - byName['baseline: backend() (a trivial call of the addon)']

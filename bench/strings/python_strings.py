@@ -1,7 +1,7 @@
 """String batches, Python rows: `owners(list_of_str)` against its baselines, side by side in one run.
 
     .venv/bin/python bench/strings/python_strings.py [--quick] [--baseline DIR/_longstraw.abi3.so] \
-        | python3 bench/record.py --run issue14-python-strings --command '...'
+        | python3 bench/record.py --run python-strings --command '...'
 
 At n = 10 nodes, time per key of: a Python loop calling `owner()` (the per-key path), the packed
 buffer batch `Snapshot.owner_indices` over keys packed in advance (the floor a batch of `str` can
@@ -88,7 +88,7 @@ def main():
     rows.update(measured)
     base = rows["Snapshot.owner_indices (keys packed in advance)"]
 
-    print("## longstraw Python string batches (issue 14)\n")
+    print("## longstraw Python string batches\n")
     print(f"- command: `{' '.join([os.path.relpath(sys.executable)] + sys.argv)}`")
     print(
         f"- longstraw {longstraw.__version__}, kernel `{longstraw.backend()}`, CPython {platform.python_version()}, "
@@ -108,7 +108,7 @@ def main():
     if args.baseline:
         before = rows["baseline: Rendezvous.owners(list of str)"]
         print(f"\n- `owners(list_of_str)`: baseline {before:.1f} ns per key, now {goal:.1f} ns ({before / goal:.2f}x faster)")
-    print(f"\n- goal (issue 14): `owners(list_of_str)` at n = {args.nodes} <= 25 ns per key: {goal:.1f} ns, "
+    print(f"\n- goal: `owners(list_of_str)` at n = {args.nodes} <= 25 ns per key: {goal:.1f} ns, "
           f"{'met' if goal <= 25 else 'not met'}")
 
 
