@@ -5,11 +5,12 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::{check, lab, lookup, plan};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use longstraw_membership::{LoadedSnapshot, Membership};
+use longstraw_membership::{Membership, Snapshot};
 
 /// Rendezvous hashing from the command line, on one membership file (docs/MEMBERSHIP.md).
 ///
@@ -227,7 +228,7 @@ where
     }
 }
 
-fn load(path: &Path) -> Result<(Membership, LoadedSnapshot), String> {
+fn load(path: &Path) -> Result<(Membership, Arc<Snapshot>), String> {
     let m = Membership::read(path).map_err(|e| e.to_string())?;
     let built = m.build().map_err(|mut e| {
         e.origin = path.display().to_string();

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::Path;
 
-use longstraw_membership::{ErrorKind, LoadedSnapshot, Membership};
+use longstraw_membership::{ErrorKind, Membership, Snapshot};
 
 use crate::render::show;
 
@@ -55,7 +55,7 @@ fn domain_weights(m: &Membership) -> Vec<(String, f64, usize)> {
 }
 
 /// Writes the report of a valid file: the settings, domains and per-node shares.
-pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io::Result<()> {
+pub fn report(m: &Membership, snap: &Snapshot, out: &mut impl Write) -> io::Result<()> {
     let total: f64 = m.nodes.iter().map(|n| n.weight).sum();
     let drained = m.nodes.iter().filter(|n| n.weight == 0.0).count();
     // A keyed set places keys by its secret, not a seed: name the source (never the secret).
@@ -70,9 +70,8 @@ pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io
         drained,
         m.placement.number()
     )?;
-    match snap {
-        LoadedSnapshot::Flat(_) => writeln!(out, "mode: flat")?,
-        LoadedSnapshot::Table(t) => writeln!(
+    if let Some(t) = snap.as_table() {
+        writeln!(
             out,
             "mode: table, 2^{} = {} partitions, {} replicas{}{}",
             t.partition_bits(),
@@ -81,13 +80,16 @@ pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io
             if t.distinct_domains() { ", distinct domains" } else { "" },
             t.balance()
                 .map_or(String::new(), |b| format!(", balance {} (balanced table)", b.as_f64()))
-        )?,
-        LoadedSnapshot::Skeleton(s) => writeln!(
+        )?;
+    } else if let Some(shape) = snap.shape() {
+        writeln!(
             out,
             "mode: skeleton, fan-out 2^{}, {} levels",
-            s.shape().fanout_bits(),
-            s.shape().levels()
-        )?,
+            shape.fanout_bits(),
+            shape.levels()
+        )?;
+    } else {
+        writeln!(out, "mode: {}", snap.mode())?;
     }
     let positive: Vec<f64> = m.nodes.iter().map(|n| n.weight).filter(|&w| w > 0.0).collect();
     if let (Some(min), Some(max)) = (
@@ -105,18 +107,15 @@ pub fn report(m: &Membership, snap: &LoadedSnapshot, out: &mut impl Write) -> io
         }
     }
     // The partition count of a table is what a node will really hold; the weight share is the expectation.
-    let partitions = match snap {
-        LoadedSnapshot::Table(t) => {
-            let mut counts = vec![0u64; m.nodes.len()];
-            for p in 0..t.partitions() as u32 {
-                if let Some(&first) = t.row(p).first() {
-                    counts[first as usize] += 1;
-                }
+    let partitions = snap.as_table().map(|t| {
+        let mut counts = vec![0u64; m.nodes.len()];
+        for p in 0..t.partitions() as u32 {
+            if let Some(&first) = t.row(p).first() {
+                counts[first as usize] += 1;
             }
-            Some((counts, t.partitions() as f64))
         }
-        _ => None,
-    };
+        (counts, t.partitions() as f64)
+    });
     match &partitions {
         Some(_) => writeln!(out, "node\tweight\tdomain\tshould_get\tpartition_share")?,
         None => writeln!(out, "node\tweight\tdomain\tshould_get")?,

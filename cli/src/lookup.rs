@@ -2,7 +2,7 @@
 
 use std::io::{self, Read, Write};
 
-use longstraw_membership::LoadedSnapshot;
+use longstraw_membership::Snapshot;
 
 use crate::render;
 use crate::stream;
@@ -63,7 +63,7 @@ impl Counts {
 }
 
 /// Answers one key into `out` and counts it.
-pub fn answer(snap: &LoadedSnapshot, query: &Query, key: &[u8], counts: &mut Counts, out: &mut Vec<u8>) {
+pub fn answer(snap: &Snapshot, query: &Query, key: &[u8], counts: &mut Counts, out: &mut Vec<u8>) {
     counts.keys += 1;
     let found = match query.k {
         None => match snap.owner_index(key) {
@@ -87,8 +87,7 @@ pub fn answer(snap: &LoadedSnapshot, query: &Query, key: &[u8], counts: &mut Cou
         None => counts.unplaced += 1,
     }
     let nodes = &counts.scratch[..found];
-    let members = snap.members();
-    let id = |i: u32| members.ids()[i as usize].as_ref();
+    let id = |i: u32| snap.node(i).expect("an index this snapshot gave").id();
     match query.format {
         Format::Summary => {}
         Format::Text => {
@@ -120,8 +119,8 @@ pub fn answer(snap: &LoadedSnapshot, query: &Query, key: &[u8], counts: &mut Cou
 }
 
 /// Looks up keys given as arguments.
-pub fn run_args(snap: &LoadedSnapshot, query: &Query, keys: &[Vec<u8>], sink: &mut impl Write) -> io::Result<Counts> {
-    let mut counts = Counts::new(snap.members().len(), query.k.unwrap_or(1));
+pub fn run_args(snap: &Snapshot, query: &Query, keys: &[Vec<u8>], sink: &mut impl Write) -> io::Result<Counts> {
+    let mut counts = Counts::new(snap.len(), query.k.unwrap_or(1));
     let mut out = Vec::new();
     for key in keys {
         answer(snap, query, key, &mut counts, &mut out);
@@ -132,22 +131,20 @@ pub fn run_args(snap: &LoadedSnapshot, query: &Query, keys: &[Vec<u8>], sink: &m
 
 /// Looks up one key per line of `input` on every core, answers in input order.
 pub fn run_lines(
-    snap: &LoadedSnapshot,
+    snap: &Snapshot,
     query: &Query,
     input: impl Read,
     sink: &mut impl Write,
     progress: &indicatif::ProgressBar,
 ) -> io::Result<Counts> {
     let k = query.k.unwrap_or(1);
-    let mut states: Vec<Counts> = (0..stream::threads())
-        .map(|_| Counts::new(snap.members().len(), k))
-        .collect();
+    let mut states: Vec<Counts> = (0..stream::threads()).map(|_| Counts::new(snap.len(), k)).collect();
     stream::for_each_chunk(input, &mut states, sink, progress, |chunk, counts, out| {
         for key in stream::lines(chunk) {
             answer(snap, query, key, counts, out);
         }
     })?;
-    let mut total = Counts::new(snap.members().len(), k);
+    let mut total = Counts::new(snap.len(), k);
     for s in &states {
         total.merge(s);
     }
@@ -155,15 +152,14 @@ pub fn run_lines(
 }
 
 /// The `--format summary` table: keys per node against the weight share.
-pub fn write_summary(snap: &LoadedSnapshot, counts: &Counts, sink: &mut impl Write) -> io::Result<()> {
-    let members = snap.members();
-    let total_weight: f64 = members.weights().iter().sum();
+pub fn write_summary(snap: &Snapshot, counts: &Counts, sink: &mut impl Write) -> io::Result<()> {
+    let total_weight: f64 = snap.nodes().map(|n| n.weight()).sum();
     writeln!(sink, "keys\t{}", counts.keys)?;
     if counts.unplaced > 0 {
         writeln!(sink, "unplaced\t{}\t(no eligible node)", counts.unplaced)?;
     }
     writeln!(sink, "node\tkeys\tshare\tweight_share")?;
-    for (node, &n) in members.nodes().zip(&counts.per_node) {
+    for (node, &n) in snap.nodes().zip(&counts.per_node) {
         let share = if counts.keys == 0 {
             0.0
         } else {

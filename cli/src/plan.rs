@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 
-use longstraw_membership::LoadedSnapshot;
+use longstraw_membership::Snapshot;
 
 use crate::render;
 use crate::stream;
@@ -76,16 +76,18 @@ enum FileRule {
     Unsaid,
 }
 
-fn file_rule(snap: &LoadedSnapshot) -> FileRule {
-    match snap {
-        LoadedSnapshot::Table(t) => FileRule::Set(if t.distinct_domains() {
-            ReplicaRule::Distinct
-        } else {
-            ReplicaRule::Plain
-        }),
-        _ if snap.members().domain_ids().is_none() => FileRule::Either,
-        _ => FileRule::Unsaid,
+fn file_rule(snap: &Snapshot) -> FileRule {
+    match snap.distinct_domains() {
+        Some(true) => FileRule::Set(ReplicaRule::Distinct),
+        Some(false) => FileRule::Set(ReplicaRule::Plain),
+        None if !has_domains(snap) => FileRule::Either,
+        None => FileRule::Unsaid,
     }
+}
+
+/// Whether any node has a failure domain label.
+fn has_domains(snap: &Snapshot) -> bool {
+    snap.nodes().any(|n| n.domain().is_some())
 }
 
 /// Decides the replica rule of each side: the flag (`--plain` or
@@ -95,15 +97,15 @@ fn file_rule(snap: &LoadedSnapshot) -> FileRule {
 /// (flat, skeleton) needs the flag: the plan refuses rather than guess, and a
 /// flag that contradicts a table's own setting is refused too.
 pub fn replica_rules(
-    old: (&LoadedSnapshot, &str),
-    new: (&LoadedSnapshot, &str),
+    old: (&Snapshot, &str),
+    new: (&Snapshot, &str),
     flag: Option<ReplicaRule>,
 ) -> Result<Rules, String> {
     let sides = [(file_rule(old.0), old.1, old.0), (file_rule(new.0), new.1, new.0)];
     if let Some(rule) = flag {
         for (said, name, snap) in &sides {
             if let FileRule::Set(r) = said {
-                if *r != rule && snap.members().domain_ids().is_some() {
+                if *r != rule && has_domains(snap) {
                     return Err(format!(
                         "{} contradicts {name}: its table keeps table.distinct_domains = {}, so its replica \
                          sets are what `{}` prints; drop the flag or change the file",
@@ -163,17 +165,15 @@ pub struct Nodes {
 
 impl Nodes {
     /// The union of both snapshots' ids.
-    pub fn of(old: &LoadedSnapshot, new: &LoadedSnapshot) -> Nodes {
-        let mut ids: Vec<Vec<u8>> = old.members().ids().iter().map(|i| i.to_vec()).collect();
+    pub fn of(old: &Snapshot, new: &Snapshot) -> Nodes {
+        let mut ids: Vec<Vec<u8>> = old.nodes().map(|n| n.id().to_vec()).collect();
         let mut index: HashMap<Vec<u8>, u32> = ids.iter().enumerate().map(|(i, id)| (id.clone(), i as u32)).collect();
         let old_to = (0..ids.len() as u32).collect();
         let new_to = new
-            .members()
-            .ids()
-            .iter()
-            .map(|id| {
-                *index.entry(id.to_vec()).or_insert_with(|| {
-                    ids.push(id.to_vec());
+            .nodes()
+            .map(|n| {
+                *index.entry(n.id().to_vec()).or_insert_with(|| {
+                    ids.push(n.id().to_vec());
                     ids.len() as u32 - 1
                 })
             })
@@ -309,7 +309,7 @@ pub enum Item<'a> {
 
 /// The two placements of one item, as union indices.
 fn place(
-    snap: &LoadedSnapshot,
+    snap: &Snapshot,
     item: Item<'_>,
     k: Option<usize>,
     rule: ReplicaRule,
@@ -330,7 +330,7 @@ fn place(
             ReplicaRule::Plain => snap.top_k_into(key, &mut scratch[..k]),
         },
         (Item::Partition(p), k) => {
-            let LoadedSnapshot::Table(t) = snap else {
+            let Some(t) = snap.as_table() else {
                 unreachable!("checked before planning partitions")
             };
             let row = t.row(p);
@@ -347,8 +347,8 @@ fn place(
 
 /// Plans one item: counts it and lists it when it moved.
 pub fn plan_item(
-    old: &LoadedSnapshot,
-    new: &LoadedSnapshot,
+    old: &Snapshot,
+    new: &Snapshot,
     nodes: &Nodes,
     request: &Request,
     item: Item<'_>,
@@ -545,8 +545,8 @@ pub fn csv_header(partitions: bool, columns: Option<usize>) -> String {
 
 /// Plans every line of `input` as a key, on every core, in constant memory.
 pub fn plan_lines(
-    old: &LoadedSnapshot,
-    new: &LoadedSnapshot,
+    old: &Snapshot,
+    new: &Snapshot,
     nodes: &Nodes,
     request: &Request,
     input: impl Read,
@@ -572,18 +572,18 @@ pub fn plan_lines(
 /// Plans every partition of two tables with the same partition count. A
 /// refused request is an [`io::ErrorKind::InvalidInput`] error with the reason.
 pub fn plan_partitions(
-    old: &LoadedSnapshot,
-    new: &LoadedSnapshot,
+    old: &Snapshot,
+    new: &Snapshot,
     nodes: &Nodes,
     request: &Request,
     sink: &mut impl Write,
 ) -> io::Result<Totals> {
     let refuse = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
-    let (LoadedSnapshot::Table(a), LoadedSnapshot::Table(b)) = (old, new) else {
+    let (Some(a), Some(b)) = (old.as_table(), new.as_table()) else {
         return Err(refuse("--partitions needs two table files (mode = \"table\")".into()));
     };
     if a.partition_bits() != b.partition_bits() || a.members().hashing() != b.members().hashing() {
-        let hashing = |s: &longstraw_set::TableSnapshot| match s.seed() {
+        let hashing = |s: &longstraw_set::TableSnapshot| match s.members().seed() {
             Some(seed) => format!("seed {seed}"),
             None => "a secret".to_string(),
         };

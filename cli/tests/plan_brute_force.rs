@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use indicatif::ProgressBar;
 use longstraw_cli::plan::{plan_lines, MovesFormat, Nodes, ReplicaRule, Request};
 use longstraw_membership::{Membership, Mode, NodeSpec};
-use longstraw_set::{Options, Rendezvous};
+use longstraw_set::{ModeOptions, Options, Rendezvous};
 use serde_json::Value;
 
 struct Rng(u64);
@@ -43,9 +43,10 @@ fn direct(seed: u64, nodes: &[(Vec<u8>, f64)]) -> Rendezvous {
     Rendezvous::with_weights(
         nodes.iter().map(|(id, w)| (id.as_slice(), *w)),
         Options {
-            seed,
+            seed: Some(seed),
             ..Options::default()
         },
+        ModeOptions::Flat,
     )
     .unwrap()
 }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use indicatif::ProgressBar;
 use longstraw_cli::plan::{plan_lines, replica_rules, MovesFormat, Nodes, ReplicaRule, Request};
 use longstraw_membership::{Membership, Mode, NodeSpec};
-use longstraw_set::{Options, Rendezvous, Table, TableOptions};
+use longstraw_set::{ModeOptions, Options, Rendezvous, TableOptions};
 use serde_json::Value;
 
 struct Rng(u64);
@@ -66,14 +66,14 @@ fn expected_sets(
     keys: &[Vec<u8>],
 ) -> Vec<Vec<Vec<u8>>> {
     let options = Options {
-        seed,
+        seed: Some(seed),
         ..Options::default()
     };
     let entries = nodes.iter().map(|(id, w, d)| (id.as_slice(), *w, d.as_deref()));
     let ids = |v: Vec<longstraw_set::Node<'_>>| v.iter().map(|n| n.id().to_vec()).collect::<Vec<_>>();
     match table {
         None => {
-            let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options).unwrap();
+            let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), options).unwrap();
             set.update(|u| {
                 for (id, w, d) in entries {
                     match d {
@@ -113,15 +113,15 @@ fn expected_sets(
                 .collect()
         }
         Some((replicas, distinct_domains)) => {
-            let t = Table::with_domains(
+            let t = Rendezvous::new(
                 entries,
-                TableOptions {
-                    set: options,
+                options,
+                ModeOptions::Table(TableOptions {
                     partition_bits: Some(8),
                     replicas,
                     distinct_domains,
                     ..TableOptions::default()
-                },
+                }),
             )
             .unwrap();
             let s = t.snapshot();

@@ -18,10 +18,11 @@ pub mod svg;
 pub mod verdict;
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Instant;
 
 use longstraw::SkeletonShape;
-use longstraw_membership::{LoadedSnapshot, Membership, Mode, NodeSpec};
+use longstraw_membership::{Membership, Mode, NodeSpec, Snapshot};
 use serde::Serialize;
 
 use peers::{maglev_size, Fleet, Jump, Maglev, ModN, Placer, Ring, WeightTimesU};
@@ -196,20 +197,17 @@ fn cpu_model() -> String {
 }
 
 /// A longstraw mode as a lab placement (the library answers; nothing is reimplemented).
-struct Longstraw(LoadedSnapshot);
+struct Longstraw(Arc<Snapshot>);
 
 impl Placer for Longstraw {
     fn owner(&self, key: &[u8]) -> Option<u32> {
         self.0.owner_index(key).ok()
     }
     fn bytes(&self) -> usize {
-        let members = self.0.members().len() * 16;
-        members
-            + match &self.0 {
-                LoadedSnapshot::Flat(_) => 0,
-                LoadedSnapshot::Table(t) => t.rows_bytes(),
-                LoadedSnapshot::Skeleton(s) => s.tree_bytes(),
-            }
+        let members = self.0.len() * 16;
+        let table = self.0.as_table().map_or(0, |t| t.rows_bytes());
+        let tree = self.0.as_skeleton().map_or(0, |s| s.tree_bytes());
+        members + table + tree
     }
 }
 
@@ -217,7 +215,7 @@ fn longstraw(fleet: &Fleet, mode: Mode) -> Result<Box<dyn Placer>, String> {
     Ok(Box::new(Longstraw(longstraw_snapshot(fleet, mode)?)))
 }
 
-fn longstraw_snapshot(fleet: &Fleet, mode: Mode) -> Result<LoadedSnapshot, String> {
+fn longstraw_snapshot(fleet: &Fleet, mode: Mode) -> Result<Arc<Snapshot>, String> {
     let m = Membership {
         seed: fleet.seed,
         placement: longstraw::Placement::V1,
@@ -471,11 +469,7 @@ pub fn run_with(m: &Membership, corpus: &Corpus, priorities: &[Criterion]) -> Re
         cpu: cpu_model(),
         cores: crate::stream::threads(),
         arch: std::env::consts::ARCH.to_string(),
-        backend: longstraw_snapshot(&base, Mode::Flat)?
-            .members()
-            .backend()
-            .name()
-            .to_string(),
+        backend: longstraw_snapshot(&base, Mode::Flat)?.backend().name().to_string(),
         load_average: load_average(),
     };
     let json_id = |id: &[u8]| crate::render::json_id(id);
