@@ -6,7 +6,7 @@
 use arbitrary::{Result, Unstructured};
 use longstraw::{Error, KeyOffset, NodeTable, PackedKeys};
 use longstraw_ffi::longstraw_result::{self, *};
-use longstraw_set::{Options, Rendezvous};
+use longstraw_set::{ModeOptions, Options, Rendezvous};
 
 use crate::input;
 
@@ -94,7 +94,8 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
         backend: Some(input::backend(u)?),
         ..Options::default()
     };
-    let set = Rendezvous::with_weights(ids.iter().zip(weights.iter().copied()), options).expect("valid nodes");
+    let set = Rendezvous::with_weights(ids.iter().zip(weights.iter().copied()), options, ModeOptions::Flat)
+        .expect("valid nodes");
     let snap = set.snapshot();
     let keys = model(bytes, offsets);
     let out_len = match (&keys, u.int_in_range(0..=5u8)?) {
@@ -127,7 +128,9 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
                 assert!(out.iter().all(|&x| x == u32::MAX), "owners_into wrote on failure");
             }
         }
-        let table = NodeTable::new(0, snap.hashes(), Some(snap.weights())).expect("valid");
+        let hashes: Vec<u64> = snap.nodes().map(|n| n.hash()).collect();
+        let node_weights: Vec<f64> = snap.nodes().map(|n| n.weight()).collect();
+        let table = NodeTable::new(0, &hashes, Some(&node_weights)).expect("valid");
         let mut again = vec![u32::MAX; out_len];
         assert_eq!(table.owners(&p, &mut again).is_ok(), want.is_ok(), "NodeTable::owners");
         if want.is_ok() {
