@@ -48,10 +48,10 @@ struct Set {
 }
 
 fn run(out: &mut String, set: &Set) {
-    let r = Rendezvous::new(
+    let r = Rendezvous::flat(
         std::iter::empty::<&[u8]>(),
         Options {
-            seed: set.seed,
+            seed: Some(set.seed),
             ..Options::default()
         },
     )
