@@ -52,9 +52,10 @@ fn main() {
         longstraw_set::Rendezvous::with_weights(
             m.nodes.iter().map(|n| (n.id.as_slice(), n.weight)),
             longstraw_set::Options {
-                seed: m.seed,
+                seed: Some(m.seed),
                 ..Default::default()
             },
+            longstraw_set::ModeOptions::Flat,
         )
         .expect("a valid set")
     });

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use longstraw::{Placement, SkeletonShape};
-use longstraw_membership::{LoadedSnapshot, Membership, Mode, NodeSpec};
+use longstraw_membership::{Membership, Mode, NodeSpec, Snapshot};
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -100,7 +100,7 @@ fn indices(v: &Value) -> Vec<u32> {
         .collect()
 }
 
-fn check_answers(file: &str, case: &Value, snap: &LoadedSnapshot) -> usize {
+fn check_answers(file: &str, case: &Value, snap: &Snapshot) -> usize {
     let mut checked = 0;
     for key in case["keys"].as_array().unwrap() {
         let bytes = hex(key["key_hex"].as_str().unwrap());

@@ -33,6 +33,7 @@ mod balanced;
 mod bounded;
 mod change;
 mod column;
+mod delegate;
 mod error;
 mod labels;
 mod mapped_id;

@@ -576,16 +576,19 @@ mod sharing_tests {
     /// What a change does not touch, the next snapshot does not copy.
     #[test]
     fn a_change_copies_only_the_arrays_it_touches() {
-        let r = Rendezvous::new((0..1000).map(|i| format!("n{i}")), Options::default()).unwrap();
+        let r = Rendezvous::flat((0..1000).map(|i| format!("n{i}")), Options::default()).unwrap();
         let before = r.snapshot();
+        let before = before.members();
         r.set_weight("n5", 2.0).unwrap();
         let reweighted = r.snapshot();
+        let reweighted = reweighted.members();
         assert!(reweighted.ids.shares(&before.ids));
         assert!(reweighted.hashes.shares(&before.hashes));
         assert!(reweighted.seqs.shares(&before.seqs));
         assert!(!reweighted.weights.shares(&before.weights));
         r.remove("n7").unwrap();
         let removed = r.snapshot();
+        let removed = removed.members();
         assert!(!removed.hashes.shares(&reweighted.hashes));
         // No node has a label: removing one shifts no label.
         assert_eq!(removed.domains().len(), 999);

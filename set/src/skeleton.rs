@@ -177,6 +177,8 @@ impl SkeletonSnapshot {
             .expect("built together")
     }
 
+    crate::delegate::delegate_membership!();
+
     /// The membership (ids, weights, domains, flat lookups).
     pub fn members(&self) -> &Members {
         &self.members

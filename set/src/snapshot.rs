@@ -241,6 +241,10 @@ impl Snapshot {
     pub fn is_keyed(&self) -> bool {
         self.members().is_keyed()
     }
+    /// The options that build a set placing exactly like this one.
+    pub fn options(&self) -> crate::Options {
+        self.members().options()
+    }
     /// How keys and nodes are hashed.
     pub fn hashing(&self) -> Hashing {
         self.members().hashing()

@@ -218,6 +218,8 @@ impl TableSnapshot {
 
     // ---- shape ----
 
+    crate::delegate::delegate_membership!();
+
     /// The membership (ids, weights, domains, flat lookups).
     pub fn members(&self) -> &Members {
         &self.members

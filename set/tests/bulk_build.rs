@@ -1,13 +1,13 @@
 //! Building a set at once gives the set, and the first error, that adding
 //! its nodes one by one gives.
 
-use longstraw_set::{Options, Rendezvous, Snapshot};
+use longstraw_set::{ModeOptions, Options, Rendezvous, Snapshot};
 
 type Node = (Vec<u8>, f64, Option<Vec<u8>>);
 
 /// The reference: an empty set, then every node added in one update.
 fn one_by_one(nodes: &[Node], options: Options) -> Result<Rendezvous, String> {
-    let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options).map_err(|e| e.to_string())?;
+    let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), options).map_err(|e| e.to_string())?;
     set.update(|u| {
         for (id, w, d) in nodes {
             match d {
@@ -22,18 +22,23 @@ fn one_by_one(nodes: &[Node], options: Options) -> Result<Rendezvous, String> {
 }
 
 fn at_once(nodes: &[Node], options: Options) -> Result<Rendezvous, String> {
-    Rendezvous::with_domains(nodes.iter().map(|(id, w, d)| (id, *w, d.as_ref())), options).map_err(|e| e.to_string())
+    Rendezvous::new(
+        nodes.iter().map(|(id, w, d)| (id, *w, d.as_ref())),
+        options,
+        ModeOptions::Flat,
+    )
+    .map_err(|e| e.to_string())
 }
 
 fn assert_same(a: &Snapshot, b: &Snapshot, what: &str) {
-    assert_eq!(a.ids(), b.ids(), "{what}");
-    assert_eq!(a.hashes(), b.hashes(), "{what}");
-    assert_eq!(a.weights(), b.weights(), "{what}");
-    assert_eq!(a.domains(), b.domains(), "{what}");
-    assert_eq!(a.domain_ids(), b.domain_ids(), "{what}");
+    assert_eq!(a.members().ids(), b.members().ids(), "{what}");
+    assert_eq!(a.members().hashes(), b.members().hashes(), "{what}");
+    assert_eq!(a.members().weights(), b.members().weights(), "{what}");
+    assert_eq!(a.members().domains(), b.members().domains(), "{what}");
+    assert_eq!(a.members().domain_ids(), b.members().domain_ids(), "{what}");
     assert_eq!(a.eligible(), b.eligible(), "{what}");
-    assert_eq!(a.table().summary(), b.table().summary(), "{what}");
-    for (i, id) in a.ids().iter().enumerate() {
+    assert_eq!(a.members().table().summary(), b.members().table().summary(), "{what}");
+    for (i, id) in a.members().ids().iter().enumerate() {
         assert_eq!(b.index_of(id), Some(i as u32), "{what}");
     }
     for k in 0..50u32 {
@@ -85,7 +90,7 @@ fn building_at_once_equals_adding_one_by_one() {
         for options in [
             Options::default(),
             Options {
-                seed: 9,
+                seed: Some(9),
                 ..Options::default()
             },
         ] {
@@ -97,7 +102,7 @@ fn building_at_once_equals_adding_one_by_one() {
                     let (extra, w) = (b"extra-node".as_slice(), 3.0);
                     a.add_in_domain(extra, w, b"rack9").unwrap();
                     b.add_in_domain(extra, w, b"rack9").unwrap();
-                    if let Some(first) = a.snapshot().ids().first().cloned() {
+                    if let Some(first) = a.snapshot().members().ids().first().cloned() {
                         a.remove(&first).unwrap();
                         b.remove(&first).unwrap();
                     }
@@ -125,6 +130,7 @@ fn a_refused_node_is_the_last_one_taken() {
             (id, w)
         }),
         Options::default(),
+        ModeOptions::Flat,
     )
     .unwrap_err();
     assert_eq!(taken.get(), 3, "{err}");

@@ -4,10 +4,12 @@
 //! structure with the previous snapshot and patch the skeleton's tree
 //! instead of rebuilding it).
 
+mod common;
+
 use longstraw::{Ranked, TableSummary};
 use longstraw_set::{
-    Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonShape, SkeletonSnapshot, Snapshot, Table, TableOptions,
-    TableSnapshot,
+    Lookup, Members, ModeOptions, Options, Rendezvous, SkeletonOptions, SkeletonShape, SkeletonSnapshot, Snapshot,
+    TableOptions, TableSnapshot,
 };
 use proptest::prelude::*;
 
@@ -34,14 +36,14 @@ fn op() -> impl Strategy<Value = Op> {
 /// The three owned structures under test, changed in step.
 struct Sets {
     flat: Rendezvous,
-    table: Table,
-    skeleton: Skeleton,
+    table: Rendezvous,
+    skeleton: Rendezvous,
     table_options: TableOptions,
     skeleton_options: SkeletonOptions,
 }
 
 /// The members as `(id, weight, label)`, in node index order.
-fn triples(s: &Snapshot) -> Vec<(Vec<u8>, f64, Option<Vec<u8>>)> {
+fn triples(s: &Members) -> Vec<(Vec<u8>, f64, Option<Vec<u8>>)> {
     s.nodes()
         .map(|n| (n.id().to_vec(), n.weight(), n.domain().map(<[u8]>::to_vec)))
         .collect()
@@ -51,15 +53,15 @@ fn keys() -> Vec<Vec<u8>> {
     (0..48).map(|i| format!("key-{i}").into_bytes()).collect()
 }
 
-fn same_members(changed: &Snapshot, fresh: &Snapshot, gone: &[Vec<u8>]) {
+fn same_members(changed: &Members, fresh: &Members, gone: &[Vec<u8>]) {
     assert_eq!(triples(changed), triples(fresh));
-    assert_eq!(changed.hashes(), fresh.hashes());
-    assert_eq!(changed.domain_ids(), fresh.domain_ids());
+    assert_eq!(changed.members().hashes(), fresh.members().hashes());
+    assert_eq!(changed.members().domain_ids(), fresh.members().domain_ids());
     assert_eq!(changed.eligible(), fresh.eligible());
     // The summary a change keeps up to date equals the core's full scan.
-    let scanned = TableSummary::of(changed.hashes(), Some(changed.weights())).unwrap();
-    assert_eq!(changed.table().summary(), scanned);
-    for (i, id) in changed.ids().iter().enumerate() {
+    let scanned = TableSummary::of(changed.members().hashes(), Some(changed.members().weights())).unwrap();
+    assert_eq!(changed.members().table().summary(), scanned);
+    for (i, id) in changed.members().ids().iter().enumerate() {
         assert_eq!(changed.index_of(id), Some(i as u32));
     }
     for id in gone {
@@ -120,14 +122,11 @@ fn run(start: usize, ops: &[Op], shape: SkeletonShape) {
         replicas: 2,
         ..TableOptions::default()
     };
-    let skeleton_options = SkeletonOptions {
-        shape: Some(shape),
-        ..SkeletonOptions::default()
-    };
+    let skeleton_options = SkeletonOptions { shape: Some(shape) };
     let sets = Sets {
-        flat: Rendezvous::new(&ids, Options::default()).unwrap(),
-        table: Table::new(&ids, table_options).unwrap(),
-        skeleton: Skeleton::new(&ids, skeleton_options).unwrap(),
+        flat: Rendezvous::flat(&ids, Options::default()).unwrap(),
+        table: common::table(&ids, table_options).unwrap(),
+        skeleton: common::skeleton(&ids, skeleton_options).unwrap(),
         table_options,
         skeleton_options,
     };
@@ -135,7 +134,7 @@ fn run(start: usize, ops: &[Op], shape: SkeletonShape) {
     let mut gone: Vec<Vec<u8>> = Vec::new();
     for op in ops {
         let members = sets.flat.snapshot();
-        let pick = |p: usize| members.ids()[p % members.len()].to_vec();
+        let pick = |p: usize| members.members().ids()[p % members.len()].to_vec();
         let result = match *op {
             Op::Add { weight, label } => {
                 next += 1;
@@ -180,29 +179,34 @@ fn run(start: usize, ops: &[Op], shape: SkeletonShape) {
 
 fn check(sets: &Sets, gone: &[Vec<u8>]) {
     let flat = sets.flat.snapshot();
-    let nodes = triples(&flat);
-    let fresh_flat = Rendezvous::with_weights(nodes.iter().map(|(id, w, _)| (id, *w)), Options::default()).unwrap();
+    let nodes = triples(flat.members());
+    let fresh_flat = Rendezvous::with_weights(
+        nodes.iter().map(|(id, w, _)| (id, *w)),
+        Options::default(),
+        ModeOptions::Flat,
+    )
+    .unwrap();
     for (id, _, label) in &nodes {
         if let Some(label) = label {
             fresh_flat.set_domain(id, Some(label)).unwrap();
         }
     }
     let fresh_flat = fresh_flat.snapshot();
-    same_members(&flat, &fresh_flat, gone);
+    same_members(flat.members(), fresh_flat.members(), gone);
     same_flat_lookups(&flat, &fresh_flat);
 
     let with_domains = || nodes.iter().map(|(id, w, d)| (id.clone(), *w, d.clone()));
-    let table = sets.table.snapshot();
-    let fresh_table = Table::with_domains(with_domains(), sets.table_options)
-        .unwrap()
-        .snapshot();
+    let table = common::table_snapshot(&sets.table);
+    let fresh_table = common::table_snapshot(
+        &Rendezvous::new(with_domains(), Options::default(), sets.table_options.into()).unwrap(),
+    );
     same_members(table.members(), fresh_table.members(), gone);
     same_table(&table, &fresh_table);
 
-    let skeleton = sets.skeleton.snapshot();
-    let fresh_skeleton = Skeleton::with_domains(with_domains(), sets.skeleton_options)
-        .unwrap()
-        .snapshot();
+    let skeleton = common::skeleton_snapshot(&sets.skeleton);
+    let fresh_skeleton = common::skeleton_snapshot(
+        &Rendezvous::new(with_domains(), Options::default(), sets.skeleton_options.into()).unwrap(),
+    );
     same_members(skeleton.members(), fresh_skeleton.members(), gone);
     same_skeleton(&skeleton, &fresh_skeleton);
 }
@@ -251,8 +255,8 @@ fn changes_on_a_sharded_set_equal_a_fresh_build() {
 #[test]
 fn an_old_snapshot_keeps_its_ids_after_every_node_left() {
     let ids: Vec<String> = (0..3000).map(|i| format!("node-{i}")).collect();
-    let flat = Rendezvous::new(&ids, Options::default()).unwrap();
-    let skeleton = Skeleton::new(&ids, SkeletonOptions::default()).unwrap();
+    let flat = Rendezvous::flat(&ids, Options::default()).unwrap();
+    let skeleton = common::skeleton(&ids, SkeletonOptions::default()).unwrap();
     let (old_flat, old_skeleton) = (flat.snapshot(), skeleton.snapshot());
     for (i, id) in ids.iter().enumerate() {
         flat.remove(id).unwrap();
@@ -264,11 +268,11 @@ fn an_old_snapshot_keeps_its_ids_after_every_node_left() {
         }
     }
     assert!(flat.is_empty() && skeleton.is_empty());
-    for members in [&*old_flat, old_skeleton.members()] {
-        let held: Vec<&[u8]> = members.ids().iter().map(|id| &id[..]).collect();
+    for members in [old_flat.members(), old_skeleton.members()] {
+        let held: Vec<&[u8]> = members.members().ids().iter().map(|id| &id[..]).collect();
         let expected: Vec<&[u8]> = ids.iter().map(String::as_bytes).collect();
         assert_eq!(held, expected);
-        let cloned = members.ids()[7].clone();
+        let cloned = members.members().ids()[7].clone();
         assert_eq!(&cloned[..], b"node-7");
         assert_eq!(members.index_of(b"node-2999"), Some(2999));
         assert_eq!(members.node(5).unwrap().id(), b"node-5");

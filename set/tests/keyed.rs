@@ -1,11 +1,11 @@
 //! keyed-v1 (SPEC.md §15) through the owned set: the frozen vectors on every
 //! backend, secret hygiene, and the attack the secret defeats.
 
+mod common;
+
 use std::collections::HashMap;
 
-use longstraw_set::{
-    Backend, Error, Options, Rendezvous, Secret, Skeleton, SkeletonOptions, SkeletonShape, Table, TableOptions,
-};
+use longstraw_set::{Backend, Error, Options, Rendezvous, Secret, SkeletonOptions, SkeletonShape, TableOptions};
 use serde_json::Value;
 
 mod attack {
@@ -92,7 +92,7 @@ fn answers(case: &Value, backend: Backend) -> Vec<Answer> {
     };
     match case["mode"].as_str().unwrap() {
         "flat" => {
-            let r = Rendezvous::new(std::iter::empty::<&[u8]>(), set).unwrap();
+            let r = Rendezvous::flat(std::iter::empty::<&[u8]>(), set).unwrap();
             r.update(|u| {
                 for (id, w, domain) in &nodes {
                     match domain {
@@ -113,18 +113,17 @@ fn answers(case: &Value, backend: Backend) -> Vec<Answer> {
         }
         "table" => {
             let options = TableOptions {
-                set,
                 partition_bits: Some(case["bits"].as_u64().unwrap() as u8),
                 replicas: depth,
                 ..TableOptions::default()
             };
-            let t = Table::with_domains(nodes, options).unwrap();
+            let t = Rendezvous::new(nodes, set, options.into()).unwrap();
             let s = t.snapshot();
             lookup(
                 &|key| s.owner_index(key).ok(),
                 &|key, out| s.top_k_into(key, out),
                 &|key, out| s.top_k_distinct_into(key, out),
-                &|key| Some(s.partition(key)),
+                &|key| s.partition(key).ok(),
             )
         }
         "skeleton" => {
@@ -133,11 +132,8 @@ fn answers(case: &Value, backend: Backend) -> Vec<Answer> {
                 case["levels"].as_u64().unwrap() as u8,
             )
             .unwrap();
-            let options = SkeletonOptions {
-                set,
-                shape: Some(shape),
-            };
-            let sk = Skeleton::with_domains(nodes, options).unwrap();
+            let options = SkeletonOptions { shape: Some(shape) };
+            let sk = Rendezvous::new(nodes, set, options.into()).unwrap();
             let s = sk.snapshot();
             lookup(
                 &|key| s.owner_index(key).ok(),
@@ -176,11 +172,11 @@ fn every_backend_reproduces_the_keyed_vectors() {
 fn a_secret_excludes_a_seed_and_needs_sixteen_bytes() {
     let secret = Secret::from_bytes(&[9; 16]).unwrap();
     let both = Options {
-        seed: 1,
+        seed: Some(1),
         secret: Some(secret),
         ..Options::default()
     };
-    let err = Rendezvous::new(["a"], both).unwrap_err();
+    let err = Rendezvous::flat(["a"], both).unwrap_err();
     assert_eq!(err, Error::Core(longstraw::Error::SeedWithSecret));
     let err = Secret::from_bytes(&[9; 15]).unwrap_err();
     assert_eq!(err, longstraw::Error::BadSecretLength { len: 15 });
@@ -194,7 +190,7 @@ fn the_secret_never_shows_in_debug_or_errors() {
         secret: Some(secret),
         ..Options::default()
     };
-    let r = Rendezvous::new(["a", "b"], options).unwrap();
+    let r = Rendezvous::flat(["a", "b"], options).unwrap();
     let err = r.add("a", 1.0).unwrap_err();
     let k0 = u64::from_le_bytes([0x5A; 8]);
     for shown in [
@@ -219,17 +215,17 @@ fn tables_and_skeletons_of_a_keyed_set_stay_keyed() {
         ..Options::default()
     };
     let ids: Vec<String> = (0..20).map(|i| format!("n{i}")).collect();
-    let flat = Rendezvous::new(&ids, set).unwrap().snapshot();
-    let table = Table::new(
+    let flat = Rendezvous::flat(&ids, set).unwrap().snapshot();
+    let table = common::keyed(
         &ids,
+        set,
         TableOptions {
-            set,
             partition_bits: Some(0),
             ..TableOptions::default()
         },
     )
     .unwrap();
-    let skeleton = Skeleton::new(&ids, SkeletonOptions { set, shape: None }).unwrap();
+    let skeleton = common::keyed(&ids, set, SkeletonOptions { shape: None }).unwrap();
     assert!(table.snapshot().is_keyed() && skeleton.snapshot().is_keyed());
     assert_eq!(table.snapshot().members().options(), flat.options());
     // A flat skeleton (levels 0 for 20 nodes) is v1's ranking, keyed the same way.
@@ -292,11 +288,11 @@ fn keyed(secret: Secret) -> Rendezvous {
         secret: Some(secret),
         ..Options::default()
     };
-    Rendezvous::new(node_ids(), options).unwrap()
+    Rendezvous::flat(node_ids(), options).unwrap()
 }
 
 fn check_spread(name: &str, keys: &[Vec<u8>]) {
-    let v1 = Rendezvous::new(node_ids(), Options::default()).unwrap();
+    let v1 = Rendezvous::flat(node_ids(), Options::default()).unwrap();
     let pile = owner_counts(&v1, keys);
     assert_eq!(
         pile.iter().max(),
@@ -313,7 +309,7 @@ fn check_spread(name: &str, keys: &[Vec<u8>]) {
 
 #[test]
 fn keys_crafted_against_seed_zero_spread_evenly_under_a_secret() {
-    let v1 = Rendezvous::new(node_ids(), Options::default()).unwrap();
+    let v1 = Rendezvous::flat(node_ids(), Options::default()).unwrap();
     let snap = v1.snapshot();
     let keys = attack::brute_force_onto(ATTACK_KEYS, |key| snap.owner_index(key).unwrap() == 0);
     check_spread("brute force vs seed 0", &keys);
@@ -375,7 +371,7 @@ fn batch_owners_agree_with_single_lookups_on_every_backend() {
                 ..Options::default()
             };
             let ids: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
-            let snap = Rendezvous::new(&ids, options).unwrap().snapshot();
+            let snap = Rendezvous::flat(&ids, options).unwrap().snapshot();
             let mut out = vec![0u32; keys.len()];
             snap.owners_into(&packed, &mut out).unwrap();
             for (key, got) in keys.iter().zip(out) {
@@ -404,7 +400,7 @@ fn attack_keys_spread_in_keyed_tables_and_skeletons() {
     let families = [
         ("XXH3 collisions", attack::xxh3_colliding_family(ATTACK_KEYS)),
         ("brute force", {
-            let v1 = Rendezvous::new(node_ids(), Options::default()).unwrap().snapshot();
+            let v1 = Rendezvous::flat(node_ids(), Options::default()).unwrap().snapshot();
             attack::brute_force_onto(ATTACK_KEYS, |key| v1.owner_index(key).unwrap() == 0)
         }),
     ];
@@ -413,24 +409,24 @@ fn attack_keys_spread_in_keyed_tables_and_skeletons() {
             secret: Some(secret),
             ..Options::default()
         };
-        let table = Table::new(
+        let table = common::keyed(
             node_ids(),
+            set,
             TableOptions {
-                set,
                 partition_bits: Some(10),
                 ..TableOptions::default()
             },
         )
-        .unwrap()
-        .snapshot();
+        .unwrap();
+        let table = common::table_snapshot(&table);
         let mut share = [0u64; NODES];
         for p in 0..1u32 << 10 {
             share[table.row(p)[0] as usize] += 1;
         }
-        let skeleton = Skeleton::new(
+        let skeleton = common::keyed(
             node_ids(),
+            set,
             SkeletonOptions {
-                set,
                 shape: Some(SkeletonShape::new(1, 2).unwrap()),
             },
         )

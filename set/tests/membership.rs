@@ -4,7 +4,7 @@ use longstraw::{Error as CoreError, WeightError};
 use longstraw_set::{Error, Options, Rendezvous};
 
 fn set(ids: &[&str]) -> Rendezvous {
-    Rendezvous::new(ids, Options::default()).unwrap()
+    Rendezvous::flat(ids, Options::default()).unwrap()
 }
 
 #[test]
@@ -72,7 +72,7 @@ fn update_is_atomic() {
     let s = r.snapshot();
     assert_eq!(s.len(), 3);
     assert!(s.contains(b"d") && !s.contains(b"a"));
-    assert_eq!(s.weights()[s.index_of(b"b").unwrap() as usize], 3.0);
+    assert_eq!(s.members().weights()[s.index_of(b"b").unwrap() as usize], 3.0);
 }
 
 #[test]

@@ -20,11 +20,15 @@
 //! weights, order) and from a fresh build of the same members, never from
 //! the snapshot under test.
 
+mod common;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::thread;
 
-use longstraw_set::{BoundedLoad, Options, Rendezvous, Skeleton, SkeletonOptions, Snapshot, Table, TableOptions};
+use longstraw_set::{
+    BoundedLoad, Lookup, Members, ModeOptions, Options, Rendezvous, SkeletonOptions, Snapshot, TableOptions,
+};
 
 /// Under `MIRI_FULL=1` (make test-miri-full) the Miri run takes the larger
 /// sizes; natively the tests always do.
@@ -62,19 +66,19 @@ type Record = Vec<(Vec<u8>, f64)>;
 
 /// Every id, weight and index of `snap` is what `record` says, and its id
 /// lookups and owners agree with a fresh build of the same members.
-fn matches(snap: &Snapshot, record: &Record) {
+fn matches(snap: &Members, record: &Record) {
     assert_eq!(snap.len(), record.len());
-    let ids: Vec<&[u8]> = snap.ids().iter().map(|id| &id[..]).collect();
+    let ids: Vec<&[u8]> = snap.members().ids().iter().map(|id| &id[..]).collect();
     let want: Vec<&[u8]> = record.iter().map(|(id, _)| &id[..]).collect();
     assert_eq!(ids, want, "the held snapshot's id column");
     let weights: Vec<f64> = record.iter().map(|&(_, w)| w).collect();
-    assert_eq!(snap.weights(), &weights[..]);
+    assert_eq!(snap.members().weights(), &weights[..]);
     for (i, (id, _)) in record.iter().enumerate() {
         assert_eq!(snap.index_of(id), Some(i as u32), "id map entry of {i}");
         assert_eq!(snap.node(i as u32).unwrap().id(), &id[..]);
     }
     // Clones of the column's ids are counted copies that outlive the borrow.
-    let cloned: Vec<Arc<[u8]>> = snap.ids().iter().step_by(5).cloned().collect();
+    let cloned: Vec<Arc<[u8]>> = snap.members().ids().iter().step_by(5).cloned().collect();
     for (c, (id, _)) in cloned.iter().zip(record.iter().step_by(5)) {
         assert_eq!(&c[..], &id[..]);
     }
@@ -83,9 +87,13 @@ fn matches(snap: &Snapshot, record: &Record) {
     // build) the owners a fresh build of the same members gives.
     let keys = if full() { 8 } else { 2 };
     let fresh = full().then(|| {
-        Rendezvous::with_weights(record.iter().map(|(id, w)| (id, *w)), Options::default())
-            .unwrap()
-            .snapshot()
+        Rendezvous::with_weights(
+            record.iter().map(|(id, w)| (id, *w)),
+            Options::default(),
+            ModeOptions::Flat,
+        )
+        .unwrap()
+        .snapshot()
     });
     for k in 0..keys {
         let key = format!("key-{k}");
@@ -109,7 +117,12 @@ fn held_snapshots_keep_their_ids_and_columns_through_changes() {
     let n = nodes();
     let steps = if full() { 200 } else { 20 };
     let mut record: Record = (0..n).map(|i| (format!("node-{i}").into_bytes(), 1.0)).collect();
-    let set = Rendezvous::with_weights(record.iter().map(|(id, w)| (id, *w)), Options::default()).unwrap();
+    let set = Rendezvous::with_weights(
+        record.iter().map(|(id, w)| (id, *w)),
+        Options::default(),
+        ModeOptions::Flat,
+    )
+    .unwrap();
     let mut held: Vec<(Arc<Snapshot>, Record)> = vec![(set.snapshot(), record.clone())];
     let mut gone: Vec<Vec<u8>> = Vec::new();
     let mut s = Stream(7);
@@ -146,12 +159,12 @@ fn held_snapshots_keep_their_ids_and_columns_through_changes() {
             // Drop a snapshot from the middle: the ones before and after
             // share its columns and map shards.
             let (snap, rec) = held.remove(s.below(held.len()));
-            matches(&snap, &rec);
+            matches(snap.members(), &rec);
         }
     }
     while !held.is_empty() {
         let (snap, rec) = held.remove(s.below(held.len()));
-        matches(&snap, &rec);
+        matches(snap.members(), &rec);
     }
 }
 
@@ -163,9 +176,9 @@ fn the_first_snapshot_outlives_every_node() {
     let n = nodes();
     let ids: Vec<Vec<u8>> = (0..n).map(|i| format!("node-{i}").into_bytes()).collect();
     let record: Record = ids.iter().map(|id| (id.clone(), 1.0)).collect();
-    let flat = Rendezvous::new(&ids, Options::default()).unwrap();
-    let skeleton = Skeleton::new(&ids, SkeletonOptions::default()).unwrap();
-    let table = Table::new(
+    let flat = Rendezvous::flat(&ids, Options::default()).unwrap();
+    let skeleton = common::skeleton(&ids, SkeletonOptions::default()).unwrap();
+    let table = common::table(
         &ids,
         TableOptions {
             partition_bits: Some(4),
@@ -187,12 +200,12 @@ fn the_first_snapshot_outlives_every_node() {
         }
     }
     assert!(flat.is_empty() && skeleton.is_empty());
-    matches(&old_flat, &record);
+    matches(old_flat.members(), &record);
     matches(old_skeleton.members(), &record);
     matches(old_table.members(), &record);
     drop((flat, skeleton, table));
     // The sets are gone; the snapshots alone keep their ids.
-    matches(&old_flat, &record);
+    matches(old_flat.members(), &record);
     matches(old_skeleton.members(), &record);
 }
 

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use longstraw::PackedKeys;
-use longstraw_set::{BoundedLoad, Options, Rendezvous};
+use longstraw_set::{BoundedLoad, ModeOptions, Options, Rendezvous};
 
 struct Counting;
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
@@ -47,10 +47,11 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn lookups_do_not_allocate() {
     let ids: Vec<String> = (0..300).map(|i| format!("node-{i}")).collect();
-    let plain = Rendezvous::new(&ids, Options::default()).unwrap();
+    let plain = Rendezvous::flat(&ids, Options::default()).unwrap();
     let weighted = Rendezvous::with_weights(
         ids.iter().enumerate().map(|(i, id)| (id, (i % 7) as f64)),
         Options::default(),
+        ModeOptions::Flat,
     )
     .unwrap();
     let keys: Vec<String> = (0..1000).map(|i| format!("key-{i}")).collect();

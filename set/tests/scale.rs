@@ -1,8 +1,8 @@
 //! The owned partition table, skeleton and failure domains.
 
-use longstraw_set::{
-    Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonShape, Table, TableOptions, TableSnapshot,
-};
+mod common;
+
+use longstraw_set::{Options, Rendezvous, SkeletonOptions, SkeletonShape, TableOptions, TableSnapshot};
 
 fn ids(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("node-{i}")).collect()
@@ -26,16 +26,19 @@ fn flat_partition(r: &Rendezvous, p: u32, k: usize) -> Vec<Vec<u8>> {
 }
 
 fn row_ids(t: &TableSnapshot, p: u32) -> Vec<Vec<u8>> {
-    t.row(p).iter().map(|&i| t.ids()[i as usize].to_vec()).collect()
+    t.row(p)
+        .iter()
+        .map(|&i| t.members().ids()[i as usize].to_vec())
+        .collect()
 }
 
 #[test]
 fn table_rows_are_flat_hrw_of_the_partition_key_through_changes() {
     let (bits, replicas) = (7u8, 3usize);
-    let t = Table::new(ids(20), table_opts(bits, replicas)).unwrap();
-    let flat = Rendezvous::new(ids(20), Options::default()).unwrap();
+    let t = common::table(ids(20), table_opts(bits, replicas)).unwrap();
+    let flat = Rendezvous::flat(ids(20), Options::default()).unwrap();
     let check = |what: &str| {
-        let snap = t.snapshot();
+        let snap = common::table_snapshot(&t);
         for p in 0..1u32 << bits {
             assert_eq!(
                 row_ids(&snap, p),
@@ -80,21 +83,21 @@ fn table_rows_are_flat_hrw_of_the_partition_key_through_changes() {
     })
     .unwrap();
     check("after an update");
-    assert_eq!(t.snapshot().generation(), 7);
+    assert_eq!(common::table_snapshot(&t).generation(), 7);
 }
 
 #[test]
 fn removing_a_node_moves_exactly_its_partitions_and_adding_only_what_it_wins() {
-    let t = Table::new(ids(50), table_opts(12, 1)).unwrap();
-    let before = t.snapshot();
+    let t = common::table(ids(50), table_opts(12, 1)).unwrap();
+    let before = common::table_snapshot(&t);
     t.remove("node-9").unwrap();
-    let after = t.snapshot();
+    let after = common::table_snapshot(&t);
     for p in 0..before.partitions() as u32 {
         let (b, a) = (&row_ids(&before, p)[0], &row_ids(&after, p)[0]);
         assert_eq!(b != a, b == b"node-9", "partition {p}");
     }
     t.add("node-9", 1.0).unwrap();
-    let back = t.snapshot();
+    let back = common::table_snapshot(&t);
     for p in 0..before.partitions() as u32 {
         assert_eq!(row_ids(&back, p), row_ids(&before, p));
     }
@@ -102,8 +105,8 @@ fn removing_a_node_moves_exactly_its_partitions_and_adding_only_what_it_wins() {
 
 #[test]
 fn table_default_bits_and_balance() {
-    let t = Table::new(ids(1000), TableOptions::default()).unwrap();
-    let s = t.snapshot();
+    let t = common::table(ids(1000), TableOptions::default()).unwrap();
+    let s = common::table_snapshot(&t);
     assert_eq!(s.partition_bits(), 16);
     let mut load = vec![0usize; 1000];
     for p in 0..s.partitions() as u32 {
@@ -118,16 +121,20 @@ fn table_default_bits_and_balance() {
 
 #[test]
 fn table_errors_name_the_bad_value() {
-    let e = Table::new(ids(3), table_opts(25, 1)).unwrap_err().to_string();
+    let e = common::table(ids(3), table_opts(25, 1)).unwrap_err().to_string();
     assert!(e.contains("25"), "{e}");
-    let e = Table::new(ids(3), table_opts(4, 0)).unwrap_err().to_string();
+    let e = common::table(ids(3), table_opts(4, 0)).unwrap_err().to_string();
     assert!(e.contains("replicas 0"), "{e}");
-    let t = Table::new(ids(3), table_opts(4, 1)).unwrap();
+    let t = common::table(ids(3), table_opts(4, 1)).unwrap();
     assert!(t.remove("nope").unwrap_err().to_string().contains("nope"));
     assert!(t.add("node-1", 1.0).is_err());
     assert!(t.set_weight("node-1", -0.0).is_err());
-    assert_eq!(t.snapshot().generation(), 0, "failed changes publish nothing");
-    let empty = Table::new(Vec::<String>::new(), table_opts(4, 2)).unwrap();
+    assert_eq!(
+        common::table_snapshot(&t).generation(),
+        0,
+        "failed changes publish nothing"
+    );
+    let empty = common::table(Vec::<String>::new(), table_opts(4, 2)).unwrap();
     assert!(empty.snapshot().owner(b"k").is_err());
     assert!(empty.snapshot().top_k(b"k", 3).is_empty());
 }
@@ -141,13 +148,13 @@ fn table_with_distinct_domains() {
         distinct_domains: true,
         ..table_opts(8, 3)
     };
-    let t = Table::with_domains(nodes.clone(), opts).unwrap();
-    let flat = Rendezvous::new(nodes.iter().map(|n| n.0.clone()), Options::default()).unwrap();
+    let t = common::table_domains(nodes.clone(), Options::default(), opts).unwrap();
+    let flat = Rendezvous::flat(nodes.iter().map(|n| n.0.clone()), Options::default()).unwrap();
     for (id, _, d) in &nodes {
         flat.set_domain(id, d.as_deref().map(str::as_bytes)).unwrap();
     }
-    let check = |t: &Table, flat: &Rendezvous| {
-        let s = t.snapshot();
+    let check = |t: &Rendezvous, flat: &Rendezvous| {
+        let s = common::table_snapshot(t);
         for p in 0..s.partitions() as u32 {
             let want: Vec<Vec<u8>> = flat
                 .snapshot()
@@ -177,7 +184,7 @@ fn table_with_distinct_domains() {
 
 #[test]
 fn rendezvous_domains_firstn_and_fewer_domains_than_k() {
-    let r = Rendezvous::new(Vec::<String>::new(), Options::default()).unwrap();
+    let r = Rendezvous::flat(Vec::<String>::new(), Options::default()).unwrap();
     for i in 0..9 {
         r.add_in_domain(format!("n{i}"), 1.0, format!("zone-{}", i % 3))
             .unwrap();
@@ -206,10 +213,9 @@ fn rendezvous_domains_firstn_and_fewer_domains_than_k() {
 fn skeleton_api_matches_the_core_and_survives_changes() {
     let opts = SkeletonOptions {
         shape: Some(SkeletonShape::new(2, 2).unwrap()),
-        ..SkeletonOptions::default()
     };
-    let s = Skeleton::new(ids(100), opts).unwrap();
-    let snap = s.snapshot();
+    let s = common::skeleton(ids(100), opts).unwrap();
+    let snap = common::skeleton_snapshot(&s);
     for i in 0..500 {
         let key = format!("k{i}");
         let owner = snap.owner(key.as_bytes()).unwrap();
@@ -220,7 +226,7 @@ fn skeleton_api_matches_the_core_and_survives_changes() {
     s.add("new", 1.0).unwrap();
     s.remove("node-0").unwrap();
     s.set_weight("node-1", 0.0).unwrap();
-    let after = s.snapshot();
+    let after = common::skeleton_snapshot(&s);
     assert_eq!(after.len(), 100);
     assert_eq!(after.eligible(), 99);
     for i in 0..500 {
@@ -229,7 +235,7 @@ fn skeleton_api_matches_the_core_and_survives_changes() {
         assert_ne!(after.owner(key.as_bytes()).unwrap().id(), b"node-0");
     }
     // Insertion order does not matter.
-    let reversed = Skeleton::new(ids(100).into_iter().rev(), opts).unwrap().snapshot();
+    let reversed = common::skeleton_snapshot(&common::skeleton(ids(100).into_iter().rev(), opts).unwrap());
     for i in 0..500 {
         let key = format!("k{i}");
         assert_eq!(
@@ -254,12 +260,11 @@ fn skeleton_moves_about_levels_plus_one_over_n_on_add() {
     for (bits, levels, bound) in [(4u8, 0u8, 1.0f64), (4, 1, 2.2), (2, 2, 3.2)] {
         let opts = SkeletonOptions {
             shape: Some(SkeletonShape::new(bits, levels).unwrap()),
-            ..SkeletonOptions::default()
         };
-        let s = Skeleton::new(ids(n), opts).unwrap();
-        let before = s.snapshot();
+        let s = common::skeleton(ids(n), opts).unwrap();
+        let before = common::skeleton_snapshot(&s);
         s.add("newcomer", 1.0).unwrap();
-        let after = s.snapshot();
+        let after = common::skeleton_snapshot(&s);
         let moved = keys
             .iter()
             .filter(|k| before.owner(k.as_bytes()).unwrap().id() != after.owner(k.as_bytes()).unwrap().id())

@@ -2,8 +2,10 @@
 //! set, with the error variant and a message fragment. The table is shared by
 //! every language's tests.
 
+mod common;
+
 use longstraw::{PackedKeys, Placement, SkeletonShape};
-use longstraw_set::{Error, Options, Rendezvous, Skeleton, SkeletonOptions, Table, TableOptions};
+use longstraw_set::{Error, ModeOptions, Options, Rendezvous, SkeletonOptions, TableOptions};
 use serde_json::Value;
 
 fn table() -> Value {
@@ -43,7 +45,7 @@ fn hex_float(s: &str) -> f64 {
 }
 
 fn one() -> Rendezvous {
-    Rendezvous::new(["a"], Options::default()).unwrap()
+    Rendezvous::flat(["a"], Options::default()).unwrap()
 }
 
 fn run(op: &str, c: &Value) -> Result<(), Error> {
@@ -51,16 +53,18 @@ fn run(op: &str, c: &Value) -> Result<(), Error> {
     match op {
         "ids" => {
             let ids: Vec<Vec<u8>> = c["ids"].as_array().unwrap().iter().map(bytes_of).collect();
-            Rendezvous::new(ids, Options::default()).map(drop)
+            Rendezvous::flat(ids, Options::default()).map(drop)
         }
         "remove" => one().remove(bytes_of(&c["id"])),
-        "weight" => Rendezvous::with_weights([("a", weight_of(&c["weight"]))], Options::default()).map(drop),
+        "weight" => {
+            Rendezvous::with_weights([("a", weight_of(&c["weight"]))], Options::default(), ModeOptions::Flat).map(drop)
+        }
         "partition_bits" => {
             let options = TableOptions {
                 partition_bits: Some(n("bits") as u8),
                 ..TableOptions::default()
             };
-            Table::new(["a"], options).map(drop)
+            common::table(["a"], options).map(drop)
         }
         "replicas" => {
             let options = TableOptions {
@@ -68,18 +72,15 @@ fn run(op: &str, c: &Value) -> Result<(), Error> {
                 replicas: n("replicas") as usize,
                 ..TableOptions::default()
             };
-            Table::new(["a"], options).map(drop)
+            common::table(["a"], options).map(drop)
         }
         "shape" => {
             let shape = &c["shape"];
             let shape = SkeletonShape::new(shape[0].as_u64().unwrap() as u8, shape[1].as_u64().unwrap() as u8)?;
-            let options = SkeletonOptions {
-                set: Options::default(),
-                shape: Some(shape),
-            };
-            Skeleton::new(["a"], options).map(drop)
+            let options = SkeletonOptions { shape: Some(shape) };
+            common::skeleton(["a"], options).map(drop)
         }
-        "domain" => Rendezvous::new(Vec::<&str>::new(), Options::default())
+        "domain" => Rendezvous::flat(Vec::<&str>::new(), Options::default())
             .unwrap()
             .add_in_domain("a", 1.0, bytes_of(&c["label"])),
         "placement" => Placement::from_number(n("placement") as u32)

@@ -5,7 +5,7 @@
 
 use longstraw::balanced::Balance;
 use longstraw::Secret;
-use longstraw_set::{Options, Table, TableOptions};
+use longstraw_set::{Options, Rendezvous, TableOptions};
 use serde_json::Value;
 
 fn hex(s: &str) -> Vec<u8> {
@@ -40,12 +40,11 @@ fn table_balanced_scope_v1_vectors() {
                 ..Options::default()
             },
             None => Options {
-                seed: case["seed"].as_str().unwrap().parse().unwrap(),
+                seed: Some(case["seed"].as_str().unwrap().parse().unwrap()),
                 ..Options::default()
             },
         };
         let options = TableOptions {
-            set,
             partition_bits: Some(case["bits"].as_u64().unwrap() as u8),
             replicas: case["replicas"].as_u64().unwrap() as usize,
             distinct_domains: false,
@@ -60,8 +59,9 @@ fn table_balanced_scope_v1_vectors() {
                 (hex(n["id_hex"].as_str().unwrap()), w, n["domain_hex"].as_str().map(hex))
             })
             .collect();
-        let table = Table::with_domains(nodes.clone(), options).unwrap();
+        let table = Rendezvous::new(nodes.clone(), set, options.into()).unwrap();
         let snap = table.snapshot();
+        let snap = snap.as_table().expect("a table-mode set");
         let ids = |xs: &[usize]| -> Vec<Vec<u8>> { xs.iter().map(|&i| nodes[i].0.clone()).collect() };
         let got = |xs: Vec<longstraw_set::Node<'_>>| -> Vec<Vec<u8>> { xs.iter().map(|n| n.id().to_vec()).collect() };
         let k = case["k"].as_u64().unwrap() as usize;

@@ -27,7 +27,7 @@ fn build(case: &Value) -> BoundedLoad {
             ..Options::default()
         },
         None => Options {
-            seed: case["seed"].as_str().unwrap().parse().unwrap(),
+            seed: Some(case["seed"].as_str().unwrap().parse().unwrap()),
             ..Options::default()
         },
     };

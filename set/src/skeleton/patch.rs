@@ -205,8 +205,8 @@ const ROOM: usize = 8;
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Skeleton, SkeletonOptions};
-    use crate::SkeletonShape;
+    use super::super::SkeletonOptions;
+    use crate::{ModeOptions, Options, Rendezvous, SkeletonShape};
 
     /// splitmix64: a fixed sequence, so a failure names its case.
     struct Rng(u64);
@@ -233,16 +233,13 @@ mod tests {
         for (case, &(bits, levels)) in shapes.iter().enumerate() {
             let mut rng = Rng(case as u64);
             let shape = SkeletonShape::new(bits, levels).unwrap();
-            let options = SkeletonOptions {
-                shape: Some(shape),
-                ..Default::default()
-            };
+            let options = ModeOptions::Skeleton(SkeletonOptions { shape: Some(shape) });
             let start: Vec<String> = (0..rng.below(20)).map(|i| format!("n{i}")).collect();
-            let s = Skeleton::new(&start, options).unwrap();
+            let s = Rendezvous::with_weights(start.iter().map(|id| (id, 1.0)), Options::default(), options).unwrap();
             let mut next_id = start.len();
             for step in 0..400 {
                 let snap = s.snapshot();
-                let members = snap.ids().to_vec();
+                let members = snap.members().ids().to_vec();
                 let pick = |rng: &mut Rng| String::from_utf8(members[rng.below(members.len())].to_vec()).unwrap();
                 match rng.below(if members.is_empty() { 1 } else { 4 }) {
                     0 => {
@@ -257,11 +254,12 @@ mod tests {
                     }
                     _ => s.set_domain(pick(&mut rng), Some(b"rack")).unwrap(),
                 }
-                let patched = s.snapshot();
-                assert_eq!(patched.generation(), snap.generation() + 1);
+                let published = s.snapshot();
+                let patched = published.as_skeleton().expect("a skeleton-mode set");
+                assert_eq!(published.generation(), snap.generation() + 1);
                 let mut fresh = patched.try_clone().unwrap();
                 fresh.rebuild().unwrap();
-                let at = format!("shape {bits}x{levels}, step {step}, {} nodes", patched.len());
+                let at = format!("shape {bits}x{levels}, step {step}, {} nodes", published.len());
                 assert_eq!(patched.sorted_hashes[..], fresh.sorted_hashes[..], "{at}");
                 assert_eq!(patched.sorted_weights[..], fresh.sorted_weights[..], "{at}");
                 assert_eq!(patched.order[..], fresh.order[..], "{at}");
