@@ -17,7 +17,7 @@ const KEY_POOL: usize = 4096;
 
 fn bounded(c: &mut Criterion) {
     let ids: Vec<String> = (0..NODES).map(|i| format!("node-{i}")).collect();
-    let plain = Rendezvous::new(&ids, Options::default()).unwrap();
+    let plain = Rendezvous::flat(&ids, Options::default()).unwrap();
     let bounded = BoundedLoad::new(&ids, Options::default(), 1.25).unwrap();
     let pool = keys(KEY_POOL);
     // With nothing else in flight every owner has room: this is the fast path.

@@ -582,8 +582,8 @@ pub fn plan_partitions(
     let (Some(a), Some(b)) = (old.as_table(), new.as_table()) else {
         return Err(refuse("--partitions needs two table files (mode = \"table\")".into()));
     };
-    if a.partition_bits() != b.partition_bits() || a.members().hashing() != b.members().hashing() {
-        let hashing = |s: &longstraw_set::TableSnapshot| match s.members().seed() {
+    if a.partition_bits() != b.partition_bits() || old.hashing() != new.hashing() {
+        let hashing = |s: &Snapshot| match s.seed() {
             Some(seed) => format!("seed {seed}"),
             None => "a secret".to_string(),
         };
@@ -591,9 +591,9 @@ pub fn plan_partitions(
             "--partitions needs the same partition bits and the same seed or secret in both files \
              (old: bits {} {}, new: bits {} {}); plan --keys instead",
             a.partition_bits(),
-            hashing(a),
+            hashing(old),
             b.partition_bits(),
-            hashing(b)
+            hashing(new)
         )));
     }
     let k = request.replicas.unwrap_or(1);

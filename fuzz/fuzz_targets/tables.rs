@@ -1,4 +1,4 @@
-//! Random change sequences on a partition `Table` and a `Skeleton`: incremental result == fresh build == oracle.
+//! Random change sequences on a table-mode and a skeleton-mode `Rendezvous`: incremental result == fresh build == oracle.
 //! The check lives in `tests/fuzz/src` so that `cargo test` replays `fuzz/corpus/tables/`.
 #![no_main]
 

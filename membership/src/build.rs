@@ -51,9 +51,10 @@ impl Membership {
             ));
         }
         let set = Options {
-            // A keyed file has no seed (the parser refuses one), so the
-            // secret alone selects the hashing.
-            seed: (self.secret.is_none()).then_some(self.seed),
+            // A keyed file has no seed (the parser refuses one, and the
+            // model's 0 stands for none); a keyed membership made in code
+            // with a non-zero seed is refused by the set, never ignored.
+            seed: (self.secret.is_none() || self.seed != 0).then_some(self.seed),
             secret,
             placement: self.placement,
             backend,

@@ -43,7 +43,7 @@ fn lookups(c: &mut Criterion) {
                     }
                 })
             });
-            let flat = Rendezvous::new(node_ids(n), Options::default()).unwrap().snapshot();
+            let flat = Rendezvous::flat(node_ids(n), Options::default()).unwrap().snapshot();
             group.throughput(Throughput::Elements(64));
             group.bench_with_input(BenchmarkId::new("flat-hrw", n), &n, |b, _| {
                 b.iter(|| {

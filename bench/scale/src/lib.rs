@@ -1,6 +1,6 @@
 //! Shared inputs for the scale benchmarks and simulations.
 
-use longstraw_set::{Options, Skeleton, SkeletonOptions, SkeletonShape, Table, TableOptions};
+use longstraw_set::{ModeOptions, Options, Rendezvous, SkeletonOptions, SkeletonShape, TableOptions};
 
 /// `count` node ids like a real fleet's: `10.a.b.c:11211`.
 pub fn node_ids(count: usize) -> Vec<String> {
@@ -16,28 +16,26 @@ pub fn keys(count: usize) -> Vec<String> {
         .collect()
 }
 
-/// A table with the default partition bits for `n` and `replicas` stored.
-pub fn table(n: usize, replicas: usize) -> Table {
-    Table::new(
-        node_ids(n),
-        TableOptions {
-            replicas,
-            ..TableOptions::default()
-        },
-    )
-    .expect("valid nodes")
+/// A set of `n` nodes of weight 1 in `mode`.
+pub fn set(n: usize, mode: ModeOptions) -> Rendezvous {
+    Rendezvous::with_weights(node_ids(n).into_iter().map(|id| (id, 1.0)), Options::default(), mode)
+        .expect("valid nodes")
 }
 
-/// A skeleton of `n` nodes with `shape` (`None`: the default for `n`).
-pub fn skeleton(n: usize, shape: Option<SkeletonShape>) -> Skeleton {
-    Skeleton::new(
-        node_ids(n),
-        SkeletonOptions {
-            set: Options::default(),
-            shape,
-        },
+/// A table set with the default partition bits for `n` and `replicas` stored.
+pub fn table(n: usize, replicas: usize) -> Rendezvous {
+    set(
+        n,
+        ModeOptions::Table(TableOptions {
+            replicas,
+            ..TableOptions::default()
+        }),
     )
-    .expect("valid nodes")
+}
+
+/// A skeleton set of `n` nodes with `shape` (`None`: the default for `n`).
+pub fn skeleton(n: usize, shape: Option<SkeletonShape>) -> Rendezvous {
+    set(n, ModeOptions::Skeleton(SkeletonOptions { shape }))
 }
 
 /// Seconds since `start`, as milliseconds.

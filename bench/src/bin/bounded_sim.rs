@@ -305,13 +305,10 @@ fn moved_on_removal(inputs: &Inputs, ring_based: bool) -> (f64, f64, f64) {
             (0..KEYS).map(|k| smaller.owner(k) as u32).collect(),
         )
     } else {
-        let r = Rendezvous::new((1..NODES).map(node_id), Options::default()).unwrap();
+        let r = Rendezvous::flat((1..NODES).map(node_id), Options::default()).unwrap();
         let snap = r.snapshot();
         let after = (0..KEYS)
-            .map(|k| {
-                let i = snap.owner_index(&key_bytes(k)).unwrap() as usize;
-                node_index(snap.ids()[i].as_ref())
-            })
+            .map(|k| node_index(snap.owner(&key_bytes(k)).unwrap().id()))
             .collect();
         (inputs.hrw_owner.clone(), after)
     };
@@ -344,10 +341,10 @@ fn main() {
             other => panic!("unknown argument {other:?} (use --requests N, --full, --out PATH)"),
         }
     }
-    let r = Rendezvous::new((0..NODES).map(node_id), Options::default()).unwrap();
+    let r = Rendezvous::flat((0..NODES).map(node_id), Options::default()).unwrap();
     let snap = r.snapshot();
     let hrw_owner = (0..KEYS)
-        .map(|k| node_index(snap.ids()[snap.owner_index(&key_bytes(k)).unwrap() as usize].as_ref()))
+        .map(|k| node_index(snap.owner(&key_bytes(k)).unwrap().id()))
         .collect();
     let ring = Ring::new(0..NODES);
     let ring_owner = (0..KEYS).map(|k| ring.owner(k) as u32).collect();

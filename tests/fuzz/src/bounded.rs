@@ -210,8 +210,8 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     };
     let options = Options {
         seed: match hashing {
-            SpecHashing::Seeded(s) => s,
-            SpecHashing::Keyed { .. } => 0,
+            SpecHashing::Seeded(s) => Some(s),
+            SpecHashing::Keyed { .. } => None,
         },
         secret: match hashing {
             SpecHashing::Keyed { secret, .. } => Some(longstraw::Secret::from_bytes(&secret).expect("16 bytes")),

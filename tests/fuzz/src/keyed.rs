@@ -2,13 +2,13 @@
 //! written out from the spec ([`crate::spec_hash`]), and membership files
 //! whose secret comes from a file or an environment variable.
 //!
-//! - A keyed [`Rendezvous`] and a keyed [`Table`] go through random changes;
+//! - A keyed flat and a keyed table-mode [`Rendezvous`] go through random changes;
 //!   after each, node hashes, owners, top-k, top-k distinct, partitions and
 //!   every table row must equal the core's scalar oracle over the model's
 //!   keyed hashes.
 //! - A keyed set and an unkeyed one are never configured alike: `is_keyed`,
 //!   `seed`, `options` and the membership they describe all differ, a
-//!   secret with a non-zero seed is refused, a secret of the wrong length is
+//!   secret with any seed (even 0) is refused, a secret of the wrong length is
 //!   refused with its length, and a keyed set built in code never saves as an
 //!   unkeyed file.
 //! - A membership file naming a secret source (file or variable) holding
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use arbitrary::{Result, Unstructured};
 use longstraw::{Backend, Placement, Secret, SECRET_LEN};
 use longstraw_membership::{ErrorKind, Membership, Mode, NodeSpec, SecretSource};
-use longstraw_set::{Options, Rendezvous, Snapshot, Table, TableOptions, TableSnapshot};
+use longstraw_set::{ModeOptions, Options, Rendezvous, Snapshot, TableOptions};
 
 use crate::input;
 use crate::set_model::{firstn_by_domain, same_outcome, Change, Model};
@@ -52,11 +52,12 @@ fn verify_flat(snap: &Snapshot, model: &Model, hashing: SpecHashing, keys: &[(Ve
     for (i, (id, ..)) in nodes.iter().enumerate() {
         assert_eq!(snap.node(i as u32).map(|n| n.id()), Some(*id), "id of node {i}");
     }
-    assert_eq!(snap.hashes(), oracle.hashes(), "keyed node hashes (§15.2)");
+    let hashes: Vec<u64> = snap.nodes().map(|n| n.hash()).collect();
+    assert_eq!(hashes, oracle.hashes(), "keyed node hashes (§15.2)");
     let labels: Vec<Option<&[u8]>> = nodes.iter().map(|n| n.2).collect();
     for (key, k) in keys {
         let kh = oracle.key_hash(key);
-        assert_eq!(snap.table().key_hash(key), kh, "keyed key hash of {key:?}");
+        assert_eq!(snap.hashing().key_hash(key), kh, "keyed key hash of {key:?}");
         let want = oracle.top_k_of_hash(kh, *k);
         assert_eq!(
             snap.owner_index(key).ok(),
@@ -73,9 +74,10 @@ fn verify_flat(snap: &Snapshot, model: &Model, hashing: SpecHashing, keys: &[(Ve
 }
 
 /// A table snapshot against the keyed model: partitions and every row.
-fn verify_table(table: &TableSnapshot, model: &Model, hashing: SpecHashing, keys: &[(Vec<u8>, usize)]) {
+fn verify_table(snap: &Snapshot, model: &Model, hashing: SpecHashing, keys: &[(Vec<u8>, usize)]) {
     let nodes = model.ordered();
-    assert!(table.members().is_keyed(), "a keyed table says it is keyed");
+    assert!(snap.is_keyed(), "a keyed table says it is keyed");
+    let table = snap.as_table().expect("a table-mode set");
     let oracle = SpecOracle::new(hashing, nodes.iter().map(|n| (n.0, n.1)));
     let labels: Vec<Option<&[u8]>> = nodes.iter().map(|n| n.2).collect();
     let bits = table.partition_bits();
@@ -83,8 +85,8 @@ fn verify_table(table: &TableSnapshot, model: &Model, hashing: SpecHashing, keys
         let kh = oracle.key_hash(key);
         let want = if bits == 0 { 0 } else { (kh >> (64 - bits)) as u32 };
         assert_eq!(
-            table.partition(key),
-            want,
+            snap.partition(key).ok(),
+            Some(want),
             "partition of {key:?} (§15.3: the keyed key hash's top bits)"
         );
     }
@@ -112,34 +114,37 @@ fn sets(u: &mut Unstructured<'_>) -> Result<()> {
         ..Options::default()
     };
     let unkeyed = Options {
-        seed,
+        seed: Some(seed),
         backend,
         ..Options::default()
     };
-    // A secret and a non-zero seed exclude each other, never a silent choice.
-    let both = Rendezvous::new(
+    // A secret and a seed exclude each other, even seed 0: never a silent choice.
+    let both = Rendezvous::flat(
         std::iter::empty::<&[u8]>(),
         Options {
-            seed: seed | 1,
+            seed: Some(seed),
             ..keyed
         },
     );
     assert!(
         matches!(both, Err(longstraw_set::Error::Core(longstraw::Error::SeedWithSecret))),
-        "a secret with seed {} gave {both:?}",
-        seed | 1
+        "a secret with seed {seed} gave {both:?}"
     );
-    let set = Rendezvous::new(std::iter::empty::<&[u8]>(), keyed).expect("an empty keyed set");
-    let twin = Rendezvous::new(std::iter::empty::<&[u8]>(), unkeyed).expect("an empty set");
+    let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), keyed).expect("an empty keyed set");
+    let twin = Rendezvous::flat(std::iter::empty::<&[u8]>(), unkeyed).expect("an empty set");
     let bits = u.int_in_range(0..=6u8)?;
     let table_options = TableOptions {
-        set: keyed,
         partition_bits: Some(bits),
         replicas: u.int_in_range(1..=4usize)?,
         distinct_domains: u.arbitrary()?,
         balance: None,
     };
-    let table = Table::new(std::iter::empty::<&[u8]>(), table_options).expect("an empty keyed table");
+    let table = Rendezvous::new(
+        std::iter::empty::<(&[u8], f64, Option<&[u8]>)>(),
+        keyed,
+        ModeOptions::Table(table_options),
+    )
+    .expect("an empty keyed table");
     let mut model = Model::default();
     for _ in 0..32 {
         if u.is_empty() {
@@ -187,7 +192,7 @@ fn sets(u: &mut Unstructured<'_>) -> Result<()> {
     );
     // Described as a membership, a keyed set names a secret source that no
     // file can hold: its text never reads back, and writing it is refused.
-    let described = Membership::of_snapshot(&k);
+    let described = Membership::of(&k);
     assert_eq!(
         described.secret,
         Some(SecretSource::Unnamed),
@@ -195,7 +200,7 @@ fn sets(u: &mut Unstructured<'_>) -> Result<()> {
     );
     assert_ne!(
         described,
-        Membership::of_snapshot(&t),
+        Membership::of(&t),
         "keyed and unkeyed memberships compare equal"
     );
     let text = described.to_toml();
@@ -390,10 +395,11 @@ fn check_file(u: &mut Unstructured<'_>, source: SecretSource, content: &[u8]) ->
                     .expect("the generated nodes are valid");
             }
             let keys = input::keys_with_k(u, model.len(), 4)?;
-            match &loaded {
-                longstraw_membership::Loaded::Flat(set) => verify_flat(&set.snapshot(), &model, hashing, &keys),
-                longstraw_membership::Loaded::Table(table) => verify_table(&table.snapshot(), &model, hashing, &keys),
-                longstraw_membership::Loaded::Skeleton(_) => panic!("no skeleton was asked for"),
+            let snap = loaded.snapshot();
+            match loaded.mode() {
+                longstraw_set::Mode::Flat => verify_flat(&snap, &model, hashing, &keys),
+                longstraw_set::Mode::Table => verify_table(&snap, &model, hashing, &keys),
+                longstraw_set::Mode::Skeleton => panic!("no skeleton was asked for"),
             }
         }
         (Ok(_), None) => panic!("a secret source holding {shown:?} built a set"),

@@ -1,13 +1,15 @@
 //! `membership`: the membership file parser. Arbitrary text never panics;
 //! whatever parses saves to text that parses back to the same membership
-//! (`parse(save(x)) == x`), generated memberships round-trip too, and what
-//! builds describes the same nodes it was built from.
+//! (`parse(save(x)) == x`), generated memberships round-trip too, content
+//! parsed from bytes reads as the same text does, and what builds is a set
+//! of the file's mode and shape that describes the same nodes it was built
+//! from.
 
 use std::path::PathBuf;
 
 use arbitrary::{Result, Unstructured};
 use longstraw::{Backend, Placement, SkeletonShape};
-use longstraw_membership::{Membership, Mode, NodeSpec, SecretSource};
+use longstraw_membership::{Membership, Mode, NodeSpec, SecretSource, SetMode};
 
 use crate::input;
 
@@ -28,7 +30,13 @@ pub fn check(data: &[u8]) {
 }
 
 fn text(text: &str) {
-    let Ok(m) = Membership::parse(text, "fuzz") else { return };
+    let parsed = Membership::parse(text, "fuzz");
+    assert_eq!(
+        Membership::parse_bytes(text.as_bytes(), "fuzz").ok(),
+        parsed.as_ref().ok().cloned(),
+        "parse_bytes and parse disagree on\n{text}"
+    );
+    let Ok(m) = parsed else { return };
     let saved = m.to_toml();
     let back = Membership::parse(&saved, "saved")
         .unwrap_or_else(|e| panic!("saved text does not parse: {e}\n--- input\n{text}\n--- saved\n{saved}"));
@@ -44,11 +52,38 @@ fn text(text: &str) {
     if small {
         if let Ok(loaded) = m.build_with(Some(Backend::SCALAR)) {
             assert_eq!(
-                loaded.snapshot().to_membership().nodes,
+                Membership::of(&loaded.snapshot()).nodes,
                 m.nodes,
                 "built nodes differ from the file's"
             );
-            assert_eq!(loaded.snapshot().members().seed(), Some(m.seed), "built seed");
+            let snap = loaded.snapshot();
+            assert_eq!(snap.seed(), Some(m.seed), "built seed");
+            match m.mode {
+                Mode::Flat => assert_eq!(snap.mode(), SetMode::Flat, "built mode"),
+                Mode::Table {
+                    bits,
+                    replicas,
+                    distinct_domains,
+                    ..
+                } => {
+                    assert_eq!(snap.mode(), SetMode::Table, "built mode");
+                    if bits.is_some() {
+                        assert_eq!(snap.partition_bits(), bits, "built partition bits");
+                    }
+                    assert_eq!(snap.replicas(), Some(replicas), "built replicas");
+                    assert_eq!(
+                        snap.distinct_domains(),
+                        Some(distinct_domains),
+                        "built distinct_domains"
+                    );
+                }
+                Mode::Skeleton { shape } => {
+                    assert_eq!(snap.mode(), SetMode::Skeleton, "built mode");
+                    if shape.is_some() {
+                        assert_eq!(snap.shape(), shape, "built skeleton shape");
+                    }
+                }
+            }
         }
     }
 }

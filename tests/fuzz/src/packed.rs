@@ -128,7 +128,9 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
                 assert!(out.iter().all(|&x| x == u32::MAX), "owners_into wrote on failure");
             }
         }
-        let table = NodeTable::new(0, snap.members().hashes(), Some(snap.members().weights())).expect("valid");
+        let hashes: Vec<u64> = snap.nodes().map(|n| n.hash()).collect();
+        let node_weights: Vec<f64> = snap.nodes().map(|n| n.weight()).collect();
+        let table = NodeTable::new(0, &hashes, Some(&node_weights)).expect("valid");
         let mut again = vec![u32::MAX; out_len];
         assert_eq!(table.owners(&p, &mut again).is_ok(), want.is_ok(), "NodeTable::owners");
         if want.is_ok() {

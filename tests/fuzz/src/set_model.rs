@@ -318,13 +318,15 @@ pub fn check(data: &[u8]) {
 }
 
 fn run(u: &mut Unstructured<'_>) -> Result<()> {
-    let seed = if u.arbitrary()? { u.arbitrary()? } else { 0 };
+    // No seed (`None`) places as seed 0.
+    let given: Option<u64> = if u.arbitrary()? { Some(u.arbitrary()?) } else { None };
+    let seed = given.unwrap_or(0);
     let options = Options {
-        seed,
+        seed: given,
         backend: Some(input::backend(u)?),
         ..Options::default()
     };
-    let set = Rendezvous::new(std::iter::empty::<&[u8]>(), options).expect("an empty set");
+    let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), options).expect("an empty set");
     let mut model = Model::default();
     let mut held: Option<(Arc<Snapshot>, Model, Keys)> = None;
     for _ in 0..64 {

@@ -1,5 +1,5 @@
-//! `tables`: random change sequences on a partition [`Table`] and a
-//! [`Skeleton`]. After every change the incrementally updated structure must
+//! `tables`: random change sequences on a table-mode and a skeleton-mode
+//! [`Rendezvous`]. After every change the incrementally updated structure must
 //! equal a fresh build from the same membership (every row of the table;
 //! owner, top-k and `top_k_distinct` with random domains for both), the
 //! table must equal the scalar oracle over each partition key, and a failed
@@ -10,41 +10,54 @@ use std::sync::Arc;
 use arbitrary::{Result, Unstructured};
 use longstraw::partition::partition_key_hash;
 use longstraw::SkeletonShape;
-use longstraw_set::{Options, Skeleton, SkeletonOptions, SkeletonSnapshot, Table, TableOptions, TableSnapshot};
+use longstraw_set::{ModeOptions, Options, Rendezvous, SkeletonOptions, Snapshot, TableOptions};
 
 use crate::input;
 use crate::set_model::{firstn_by_domain, same_outcome, Change, Model, Oracle};
 
-fn table_of(model: &Model, options: TableOptions) -> Arc<TableSnapshot> {
-    Table::with_domains(model.ordered(), options)
+/// A fresh build of the model's membership in `mode`.
+fn fresh(model: &Model, options: Options, mode: impl Into<ModeOptions>) -> Arc<Snapshot> {
+    Rendezvous::new(model.ordered(), options, mode.into())
         .expect("a valid membership builds")
         .snapshot()
 }
 
-fn skeleton_of(model: &Model, options: SkeletonOptions) -> Arc<SkeletonSnapshot> {
-    Skeleton::with_domains(model.ordered(), options)
-        .expect("a valid membership builds")
-        .snapshot()
-}
-
-fn check_table(got: &TableSnapshot, fresh: &TableSnapshot, model: &Model, keys: &[(Vec<u8>, usize)]) {
+fn check_table(got: &Snapshot, fresh: &Snapshot, model: &Model, keys: &[(Vec<u8>, usize)]) {
     let nodes = model.ordered();
+    let (rows, fresh_rows) = (
+        got.as_table().expect("a table-mode set"),
+        fresh.as_table().expect("a table-mode set"),
+    );
+    assert_eq!(got.partitions(), Some(rows.partitions()), "partitions");
+    assert_eq!(got.replicas(), Some(rows.replicas()), "replicas");
+    assert_eq!(
+        got.distinct_domains(),
+        Some(rows.distinct_domains()),
+        "distinct_domains"
+    );
+    assert_eq!(got.shape(), None, "a table has no skeleton shape");
     let oracle = Oracle::new(got.seed().expect("fuzzed sets are v1 (seeded)"), &nodes);
     let labels: Vec<Option<&[u8]>> = nodes.iter().map(|n| n.2).collect();
     assert_eq!(got.len(), nodes.len(), "table len");
-    for p in 0..got.partitions() as u32 {
-        assert_eq!(got.row(p), fresh.row(p), "row {p}: incremental vs fresh build");
+    for p in 0..rows.partitions() as u32 {
+        assert_eq!(rows.row(p), fresh_rows.row(p), "row {p}: incremental vs fresh build");
         let full = oracle.rank_of_hash(partition_key_hash(p, got.seed().expect("fuzzed sets are v1 (seeded)")));
-        let want = if got.distinct_domains() {
-            firstn_by_domain(&full, &labels, got.replicas())
+        let want = if rows.distinct_domains() {
+            firstn_by_domain(&full, &labels, rows.replicas())
         } else {
-            full.into_iter().take(got.replicas()).collect()
+            full.into_iter().take(rows.replicas()).collect()
         };
-        assert_eq!(got.row(p), want, "row {p}: table vs oracle");
+        assert_eq!(rows.row(p), want, "row {p}: table vs oracle");
     }
     for (key, k) in keys {
-        let pkh = partition_key_hash(got.partition(key), got.seed().expect("fuzzed sets are v1 (seeded)"));
-        assert_eq!(got.partition(key), fresh.partition(key), "partition of {key:?}");
+        let partition = got.partition(key).expect("a table has partitions");
+        assert_eq!(
+            partition,
+            rows.partition(key),
+            "partition of {key:?}: the set against its rows"
+        );
+        let pkh = partition_key_hash(partition, got.seed().expect("fuzzed sets are v1 (seeded)"));
+        assert_eq!(Some(partition), fresh.partition(key).ok(), "partition of {key:?}");
         assert_eq!(
             got.owner_index(key).ok(),
             oracle.owner_of_hash(pkh),
@@ -59,8 +72,15 @@ fn check_table(got: &TableSnapshot, fresh: &TableSnapshot, model: &Model, keys: 
     }
 }
 
-fn check_skeleton(got: &SkeletonSnapshot, fresh: &SkeletonSnapshot, model: &Model, keys: &[(Vec<u8>, usize)]) {
+fn check_skeleton(got: &Snapshot, fresh: &Snapshot, model: &Model, keys: &[(Vec<u8>, usize)]) {
     let nodes = model.ordered();
+    let shape = got.shape().expect("a skeleton-mode set");
+    assert!(got.as_skeleton().is_some(), "a skeleton-mode set has a tree");
+    assert_eq!(got.partitions(), None, "a skeleton has no partitions");
+    assert!(
+        matches!(got.partition(b"k"), Err(longstraw_set::Error::WrongMode { .. })),
+        "partition() on a skeleton"
+    );
     let labels: Vec<Option<&[u8]>> = nodes.iter().map(|n| n.2).collect();
     let oracle = Oracle::new(got.seed().expect("fuzzed sets are v1 (seeded)"), &nodes);
     assert_eq!(got.len(), nodes.len(), "skeleton len");
@@ -81,7 +101,7 @@ fn check_skeleton(got: &SkeletonSnapshot, fresh: &SkeletonSnapshot, model: &Mode
         let mut full = vec![0; got.eligible()];
         let len = got.top_k_into(key, &mut full);
         assert_eq!(full[..n], a[..n], "skeleton top-{k} is a prefix of the full ranking");
-        if got.shape().levels() == 0 {
+        if shape.levels() == 0 {
             assert_eq!(
                 full[..len],
                 oracle.rank_of_hash(oracle.key_hash(key))[..],
@@ -108,12 +128,11 @@ pub fn check(data: &[u8]) {
 
 fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let set = Options {
-        seed: if u.arbitrary()? { u.arbitrary()? } else { 0 },
+        seed: if u.arbitrary()? { Some(u.arbitrary()?) } else { None },
         backend: Some(input::backend(u)?),
         ..Options::default()
     };
     let table_options = TableOptions {
-        set,
         partition_bits: Some(u.int_in_range(0..=6u8)?),
         replicas: *u.choose(&[1usize, 1, 2, 3, 4, 32])?,
         distinct_domains: u.arbitrary()?,
@@ -140,11 +159,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             ));
         }
     }
-    let table = Table::with_domains(model.ordered(), table_options).expect("valid");
-    let skeleton = Skeleton::with_domains(model.ordered(), SkeletonOptions { set, shape }).expect("valid");
+    let table = Rendezvous::new(model.ordered(), set, table_options.into()).expect("valid");
+    let skeleton = Rendezvous::new(model.ordered(), set, SkeletonOptions { shape }.into()).expect("valid");
     let skeleton_options = SkeletonOptions {
-        set,
-        shape: Some(skeleton.snapshot().shape()),
+        shape: skeleton.snapshot().shape(),
     };
     for _ in 0..24 {
         if u.is_empty() {
@@ -204,10 +222,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             continue;
         }
         let keys = input::keys_with_k(u, model.len(), 3)?;
-        check_table(&table.snapshot(), &table_of(&model, table_options), &model, &keys);
+        check_table(&table.snapshot(), &fresh(&model, set, table_options), &model, &keys);
         check_skeleton(
             &skeleton.snapshot(),
-            &skeleton_of(&model, skeleton_options),
+            &fresh(&model, set, skeleton_options),
             &model,
             &keys,
         );

@@ -69,7 +69,7 @@ fn write_placements(r: &Rendezvous) {
 fn main() {
     let keys: Vec<String> = (0..KEYS).map(|i| format!("user:{i}")).collect();
     let ids: Vec<String> = (0..10).map(|i| format!("cache-{i}")).collect();
-    let r = Rendezvous::new(&ids, Options::default()).expect("valid nodes");
+    let r = Rendezvous::flat(&ids, Options::default()).expect("valid nodes");
     println!(
         "longstraw demo (Rust): {KEYS} keys over {} nodes, backend {}",
         ids.len(),

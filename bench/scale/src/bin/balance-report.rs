@@ -17,11 +17,16 @@ use std::time::Instant;
 
 use longstraw::partition::default_partition_bits;
 use longstraw_bench_scale::{ms, node_ids};
-use longstraw_set::{Balance, Table, TableOptions, TableSnapshot};
+use longstraw_set::{Balance, ModeOptions, Options, Rendezvous, Snapshot, TableOptions, TableSnapshot};
 
-fn owners(s: &TableSnapshot) -> Vec<Vec<u8>> {
-    (0..s.partitions() as u32)
-        .map(|p| s.node(s.row(p)[0]).unwrap().id().to_vec())
+/// A table set's rows.
+fn rows(s: &Snapshot) -> &TableSnapshot {
+    s.as_table().expect("a table-mode set")
+}
+
+fn owners(s: &Snapshot) -> Vec<Vec<u8>> {
+    (0..rows(s).partitions() as u32)
+        .map(|p| s.node(rows(s).row(p)[0]).unwrap().id().to_vec())
         .collect()
 }
 
@@ -29,17 +34,18 @@ fn moved(a: &[Vec<u8>], b: &[Vec<u8>]) -> usize {
     a.iter().zip(b).filter(|(x, y)| x != y).count()
 }
 
-fn max_over_mean(s: &TableSnapshot) -> f64 {
+fn max_over_mean(s: &Snapshot) -> f64 {
+    let t = rows(s);
     let mut load = vec![0u32; s.len()];
-    for p in 0..s.partitions() as u32 {
-        load[s.row(p)[0] as usize] += 1;
+    for p in 0..t.partitions() as u32 {
+        load[t.row(p)[0] as usize] += 1;
     }
-    let mean = s.partitions() as f64 / s.eligible() as f64;
+    let mean = t.partitions() as f64 / s.eligible() as f64;
     *load.iter().max().unwrap() as f64 / mean
 }
 
 /// Nanoseconds per `owner_index` over `keys`, best of three passes.
-fn lookup_ns(s: &TableSnapshot, keys: &[Vec<u8>]) -> f64 {
+fn lookup_ns(s: &Snapshot, keys: &[Vec<u8>]) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..3 {
         let start = Instant::now();
@@ -51,6 +57,16 @@ fn lookup_ns(s: &TableSnapshot, keys: &[Vec<u8>]) -> f64 {
         best = best.min(start.elapsed().as_secs_f64() * 1e9 / keys.len() as f64);
     }
     best
+}
+
+/// A table set of `ids`, each of weight 1.
+fn table(ids: &[String], options: TableOptions) -> Rendezvous {
+    Rendezvous::with_weights(
+        ids.iter().map(|id| (id, 1.0)),
+        Options::default(),
+        ModeOptions::Table(options),
+    )
+    .unwrap()
 }
 
 fn main() {
@@ -74,7 +90,7 @@ fn main() {
                 ..TableOptions::default()
             };
             let start = Instant::now();
-            let t = Table::new(ids.iter(), options).unwrap();
+            let t = table(&ids, options);
             let build = ms(start);
             let before = t.snapshot();
             let base = owners(&before);
@@ -120,7 +136,7 @@ fn main() {
                 ..TableOptions::default()
             };
             let start = Instant::now();
-            let t = Table::new(ids.iter(), options).unwrap();
+            let t = table(&ids, options);
             let build = ms(start);
             let s = t.snapshot();
             let (mm, lookup) = (max_over_mean(&s), lookup_ns(&s, &keys));

@@ -4,9 +4,9 @@
 //! `cargo run --release -p longstraw-bench-scale --bin disruption [n] [keys] [trials]`
 
 use longstraw_bench_scale::{keys, node_ids, skeleton};
-use longstraw_set::{SkeletonShape, SkeletonSnapshot};
+use longstraw_set::{SkeletonShape, Snapshot};
 
-fn owners(s: &SkeletonSnapshot, keys: &[String]) -> Vec<Vec<u8>> {
+fn owners(s: &Snapshot, keys: &[String]) -> Vec<Vec<u8>> {
     keys.iter()
         .map(|k| s.owner(k.as_bytes()).unwrap().id().to_vec())
         .collect()

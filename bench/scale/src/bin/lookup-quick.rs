@@ -28,5 +28,8 @@ fn main() {
         }
         best = best.min(start.elapsed().as_secs_f64() * 1e9 / (16.0 * keys.len() as f64));
     }
-    println!("n={n} shape={:?}: {best:.1} ns/lookup (best of 5)", s.shape());
+    println!(
+        "n={n} shape={:?}: {best:.1} ns/lookup (best of 5)",
+        s.shape().expect("a skeleton-mode set")
+    );
 }

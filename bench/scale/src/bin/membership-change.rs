@@ -2,7 +2,7 @@
 //! lookups beside it (the storage change must not slow them):
 //! `cargo run --release -p longstraw-bench-scale --bin membership-change -- LABEL [N... | lookups]`
 //!
-//! For each N it builds a flat `Rendezvous` and a default-shape `Skeleton`
+//! For each N it builds a flat set and a default-shape skeleton set
 //! of N nodes, then times single changes (remove one node, add it back, set
 //! a weight, set it back), each publishing a snapshot and dropping the old
 //! one. It prints the median of `REPS` changes per kind as one Markdown table
@@ -69,7 +69,7 @@ fn time_changes(
 
 /// ns per node-score of the flat batch lookup at `n` nodes (best of 5).
 fn flat_batch_ns_per_node_score(n: usize) -> f64 {
-    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let r = Rendezvous::flat(node_ids(n), Options::default()).expect("valid nodes");
     let snap = r.snapshot();
     let pool = keys(4096);
     let mut bytes = Vec::new();
@@ -95,7 +95,7 @@ fn flat_batch_ns_per_node_score(n: usize) -> f64 {
 
 /// ns per single-key `owner_index` at `n` nodes (best of 5 over 4096 keys).
 fn flat_owner_ns(n: usize) -> f64 {
-    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let r = Rendezvous::flat(node_ids(n), Options::default()).expect("valid nodes");
     let snap = r.snapshot();
     let pool = keys(4096);
     let rounds = (1 << 24) / (n.max(64) * pool.len()) + 1;
@@ -117,7 +117,7 @@ fn flat_owner_ns(n: usize) -> f64 {
 /// lookups and subtracts, which cancels the setup). LAYOUT is `owner` (one
 /// key at a time) or `batch` (4096-key packed batches; LOOKUPS batches).
 fn count(layout: &str, n: usize, lookups: usize) {
-    let r = Rendezvous::new(node_ids(n), Options::default()).expect("valid nodes");
+    let r = Rendezvous::flat(node_ids(n), Options::default()).expect("valid nodes");
     let snap = r.snapshot();
     let pool = keys(4096);
     if layout == "owner" {
@@ -169,7 +169,7 @@ fn main() {
     }
     for &n in &sizes {
         let ids = node_ids(n);
-        let r = Rendezvous::new(&ids, Options::default()).expect("valid nodes");
+        let r = Rendezvous::flat(&ids, Options::default()).expect("valid nodes");
         let flat = time_changes(
             &ids,
             |id| r.remove(id).expect("member"),

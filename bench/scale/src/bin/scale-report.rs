@@ -74,7 +74,7 @@ fn main() {
         let victim = ids[n / 2].clone();
 
         // Flat HRW: the membership only.
-        let (flat, build, mem) = measure(n, || Rendezvous::new(&ids[..n], Options::default()).unwrap());
+        let (flat, build, mem) = measure(n, || Rendezvous::flat(&ids[..n], Options::default()).unwrap());
         let row = |name: &str, build: f64, add: f64, remove: f64, rew: f64, mem: f64, ma: f64, mr: f64| {
             let f = |x: f64| if x.is_nan() { "-".to_owned() } else { format!("{x:.2}") };
             println!(
@@ -101,9 +101,13 @@ fn main() {
             for replicas in [1usize, 3] {
                 let (t, build, mem) = measure(n, || table(n, replicas));
                 let snap = t.snapshot();
-                let p = snap.partitions();
-                let owners = |s: &longstraw_set::TableSnapshot| -> Vec<Vec<u8>> {
-                    (0..p as u32).map(|q| s.ids()[s.row(q)[0] as usize].to_vec()).collect()
+                let rows = snap.as_table().expect("a table-mode set");
+                let p = rows.partitions();
+                let owners = |s: &longstraw_set::Snapshot| -> Vec<Vec<u8>> {
+                    let rows = s.as_table().expect("a table-mode set");
+                    (0..p as u32)
+                        .map(|q| s.node(rows.row(q)[0]).expect("a node").id().to_vec())
+                        .collect()
                 };
                 let base = owners(&snap);
                 let start = Instant::now();
@@ -121,12 +125,12 @@ fn main() {
                 let rew = ms(start);
                 let mut load = vec![0usize; n];
                 for q in 0..p as u32 {
-                    load[snap.row(q)[0] as usize] += 1;
+                    load[rows.row(q)[0] as usize] += 1;
                 }
                 let worst = *load.iter().max().unwrap() as f64 / (p as f64 / n as f64);
                 let name = format!(
                     "table P=2^{} R={replicas} (worst/mean load {worst:.2})",
-                    snap.partition_bits()
+                    rows.partition_bits()
                 );
                 row(&name, build, add, remove, rew, mem, ma, mr);
             }
@@ -134,17 +138,20 @@ fn main() {
 
         // Skeleton, default shape for n.
         let (s, build, mem) = measure(n, || skeleton(n, None));
-        let shape = s.snapshot().shape();
-        let owners = |s: &longstraw_set::SkeletonSnapshot| -> Vec<u32> {
+        let shape = s.snapshot().shape().expect("a skeleton-mode set");
+        let owners = |s: &longstraw_set::Snapshot| -> Vec<u32> {
             keys.iter().map(|k| s.owner_index(k.as_bytes()).unwrap()).collect()
         };
         let base_snap = s.snapshot();
         let base: Vec<&[u8]> = owners(&base_snap)
             .iter()
-            .map(|&i| &base_snap.ids()[i as usize][..])
+            .map(|&i| base_snap.node(i).expect("a node").id())
             .collect();
-        let ids_of = |s: &longstraw_set::SkeletonSnapshot| -> Vec<Vec<u8>> {
-            owners(s).iter().map(|&i| s.ids()[i as usize].to_vec()).collect()
+        let ids_of = |s: &longstraw_set::Snapshot| -> Vec<Vec<u8>> {
+            owners(s)
+                .iter()
+                .map(|&i| s.node(i).expect("a node").id().to_vec())
+                .collect()
         };
         let base: Vec<Vec<u8>> = base.into_iter().map(|b| b.to_vec()).collect();
         let start = Instant::now();
