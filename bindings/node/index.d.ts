@@ -137,22 +137,6 @@ export declare class Rendezvous {
   get placement(): number
   /** The kernel lookups run on. */
   get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /** The best `k` eligible nodes for `key`, best first. */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
   owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
   /**
@@ -247,25 +231,6 @@ export declare class Skeleton {
   get placement(): number
   /** The kernel lookups run on. */
   get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /**
-   * The best `k` eligible nodes for `key`, best first.
-   * For a skeleton, the skeleton ranking (children in race order, depth first).
-   */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
   owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
   /**
@@ -313,29 +278,8 @@ export declare class Snapshot {
   get mode(): 'flat' | 'table' | 'skeleton'
   /** Each node's failure domain label in index order (`null` for none). */
   get domains(): Array<string | Buffer | null>
-  /** Whether a node with this id is in the snapshot. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /** The index in `nodes` of the node that owns `key`. */
-  ownerIndex(key: string | Buffer | Uint8Array): number
-  /** The best `k` eligible nodes for `key`, best first. */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). Fewer come back when fewer domains have an eligible node.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
   owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
-  /**
-   * Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
-   * (or fills `out` with) the index in `nodes` of each key's owner.
-   */
-  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
   /**
    * `ownerIndices` on the thread pool: the inputs are copied, so they may
    * be reused as soon as this returns.
@@ -438,26 +382,6 @@ export declare class Table {
   get placement(): number
   /** The kernel lookups run on. */
   get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /**
-   * The best `k` eligible nodes for `key`, best first.
-   * For a table, the ranking of the key's partition: a table read up to
-   * `replicas` (unless it keeps distinct domains), O(n) beyond.
-   */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
   /** The owner of each key. */
   owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
   /**

@@ -47,8 +47,39 @@ export interface SkeletonOptions extends SetOptions {
   levels?: number
 }
 
+/**
+ * The per-key methods of every set and snapshot. They have no napi-generated form (index.d.ts does not
+ * list them): the addon installs one native body for each on every class when it loads.
+ */
+export interface Lookups<Id extends NodeId = NodeId> {
+  /** Whether a node with this id is a member. */
+  has(node: NodeInput): boolean
+  /** The node that owns `key`. */
+  owner(key: NodeInput): Id
+  /** The best `k` eligible nodes for `key`, best first (for a table, a table read up to `replicas`). */
+  topK(key: NodeInput, k: number): Array<Id>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of `topK`'s order that are each
+   * the first of their domain. Fewer come back when fewer domains have an eligible node.
+   */
+  topKDistinct(key: NodeInput, k: number): Array<Id>
+  /** Every eligible node for `key`, best first. */
+  rank(key: NodeInput): Array<Id>
+}
+
+/** The per-key methods only a snapshot has: their indices are positions in its `nodes`. */
+export interface SnapshotLookups<Id extends NodeId = NodeId> extends Lookups<Id> {
+  /** The index in `nodes` of the node that owns `key`. */
+  ownerIndex(key: NodeInput): number
+  /**
+   * Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns (or fills `out` with) the
+   * index in `nodes` of each key's owner.
+   */
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
+}
+
 /** One immutable membership of a set, placing keys as that set does (`mode`). */
-export interface Snapshot<Id extends NodeId = NodeId> {
+export interface Snapshot<Id extends NodeId = NodeId> extends SnapshotLookups<Id> {
   readonly size: number
   readonly eligible: number
   readonly nodes: Array<Id>
@@ -60,14 +91,7 @@ export interface Snapshot<Id extends NodeId = NodeId> {
   readonly backend: string
   readonly mode: 'flat' | 'table' | 'skeleton'
   readonly domains: Array<DomainLabel>
-  has(node: NodeInput): boolean
-  owner(key: NodeInput): Id
-  ownerIndex(key: NodeInput): number
-  topK(key: NodeInput, k: number): Array<Id>
-  topKDistinct(key: NodeInput, k: number): Array<Id>
-  rank(key: NodeInput): Array<Id>
   owners(keys: Array<NodeInput>): Array<Id>
-  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<Uint32Array>
   ownersAsync(keys: Array<NodeInput>): Promise<Array<Id>>
 }
@@ -79,7 +103,7 @@ export interface OwnerIndices<Id extends NodeId = NodeId> {
 }
 
 /** The members `Rendezvous`, `Table` and `Skeleton` share. */
-export interface NodeSet<Id extends NodeId = NodeId> {
+export interface NodeSet<Id extends NodeId = NodeId> extends Lookups<Id> {
   add(node: NodeInputOf<Id>, weight?: number): void
   addInDomain(node: NodeInputOf<Id>, domain: NodeInput, weight?: number): void
   remove(node: NodeInput): void
@@ -99,11 +123,6 @@ export interface NodeSet<Id extends NodeId = NodeId> {
    * names where its secret is read from (`options`, or the source of the file it was loaded from).
    */
   save(path: string, options?: SaveOptions): void
-  has(node: NodeInput): boolean
-  owner(key: NodeInput): Id
-  topK(key: NodeInput, k: number): Array<Id>
-  topKDistinct(key: NodeInput, k: number): Array<Id>
-  rank(key: NodeInput): Array<Id>
   owners(keys: Array<NodeInput>): Array<Id>
   ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): OwnerIndices<Id>
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<OwnerIndices<Id>>

@@ -10,18 +10,19 @@ use longstraw_set::{Hashing, Options, Secret};
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType};
+use crate::node_api::types::{self, JsType};
+use crate::node_api::{args, Cx};
 
 const EXPECTED: &str = "a Buffer or Uint8Array of 16 random bytes";
 
 /// Reads `options.secret` into `set`. `seed_given` says whether
 /// `options.seed` was present: a secret excludes any seed, even 0.
-pub fn read_secret(js: Js, v: sys::napi_value, seed_given: bool, set: &mut Options) -> Res<()> {
-    let t = js.type_of(v)?;
+pub fn read_secret(cx: Cx, v: sys::napi_value, seed_given: bool, set: &mut Options) -> Res<()> {
+    let t = types::type_of(cx, v)?;
     if t == JsType::Undefined {
         return Ok(());
     }
-    let Some(bytes) = js.byte_array_or_none(v, &|| "options.secret".into())? else {
+    let Some(bytes) = args::byte_array_or_none(cx, v, &|| "options.secret".into())? else {
         // A string is usually a password or hex text, not 128 random bits:
         // only bytes are taken, and the string itself is never shown.
         let hint = if t == JsType::String {
@@ -34,7 +35,7 @@ pub fn read_secret(js: Js, v: sys::napi_value, seed_given: bool, set: &mut Optio
             codes::INVALID_ARG_TYPE,
             format!(
                 "options.secret must be {EXPECTED}; got {}{hint}",
-                js.describe_type_only(v)
+                types::describe_type_only(cx, v)
             ),
         ));
     };

@@ -1,4 +1,4 @@
-//! Node.js bindings for longstraw: `Rendezvous`, `Table`, `Skeleton`,
+//! Node.cx bindings for longstraw: `Rendezvous`, `Table`, `Skeleton`,
 //! `Snapshot` and `backend()`.
 //!
 //! This crate converts JavaScript values and errors only; placement and
@@ -8,28 +8,22 @@ mod alloc;
 mod balance;
 mod batch;
 mod bounded;
-mod compiled;
 mod construct;
-mod detached;
 mod error;
 mod external;
-mod fast;
-mod js;
 mod keyed;
 mod load_async;
 mod lookup;
 mod members;
 mod membership_file;
 mod modes;
-mod raw;
-mod receivers;
+mod node_api;
 mod rendezvous;
 mod skeleton;
 mod snapshot;
 mod str_batch;
 mod table;
 mod table_build;
-mod utf16;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -50,10 +44,17 @@ pub fn backend(env: &Env) -> Result<&'static str> {
 #[napi]
 pub const PLACEMENT: u32 = 1;
 
-/// Installs the direct per-key callbacks (see `fast`) once the classes exist.
+/// Installs the per-key methods (see `node_api::methods`) once the classes exist.
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> Result<()> {
-    compiled::install(env.raw());
-    receivers::install(env.raw(), exports.raw());
-    fast::install(env.raw(), exports.raw()).or_throw(&env)
+    use node_api::methods::{install, LOOKUPS, SNAPSHOT_LOOKUPS};
+    let (cx, exports) = (node_api::Cx::of(&env), exports.raw());
+    node_api::compiled::install(env.raw());
+    node_api::receivers::install(env.raw(), exports);
+    install::<rendezvous::Rendezvous>(cx, exports, &LOOKUPS)
+        .and_then(|()| install::<table::Table>(cx, exports, &LOOKUPS))
+        .and_then(|()| install::<skeleton::Skeleton>(cx, exports, &LOOKUPS))
+        .and_then(|()| install::<snapshot::Snapshot>(cx, exports, &LOOKUPS))
+        .and_then(|()| install::<snapshot::Snapshot>(cx, exports, &SNAPSHOT_LOOKUPS))
+        .or_throw(&env)
 }

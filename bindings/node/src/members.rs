@@ -8,9 +8,9 @@ use napi::sys;
 
 use crate::batch::{self, Answer, OwnersTask};
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType, KeyBuf};
-use crate::lookup;
 use crate::modes::{Current, Shared, View};
+use crate::node_api::strings::KeyBuf;
+use crate::node_api::{args, methods, out, Cx};
 use crate::snapshot::Snapshot;
 
 /// A node set JavaScript can change.
@@ -57,57 +57,48 @@ members!(Rendezvous, Flat);
 members!(Table, Table);
 members!(Skeleton, Skeleton);
 
-fn node_id(js: Js, node: sys::napi_value) -> Res<Vec<u8>> {
-    Ok(js.bytes(node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
-}
-
-/// A weight argument; `undefined` is 1.
-fn weight_or_one(js: Js, weight: sys::napi_value) -> Res<f64> {
-    match js.type_of(weight)? {
-        JsType::Undefined => Ok(1.0),
-        _ => js.weight(weight, &|| "weight".into()),
-    }
+fn node_id(cx: Cx, node: sys::napi_value) -> Res<Vec<u8>> {
+    Ok(args::bytes(cx, node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
 }
 
 /// `add(node, weight?)`.
-pub fn add(js: Js, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
-    let id = node_id(js, node)?;
-    let w = weight_or_one(js, weight)?;
+pub fn add(cx: Cx, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
+    let id = node_id(cx, node)?;
+    let w = args::weight_or_one(cx, weight, &|| "weight".into())?;
     Ok(set.add_node(&id, w, None)?)
 }
 
 /// `addInDomain(node, domain, weight?)`.
 pub fn add_in_domain(
-    js: Js,
+    cx: Cx,
     set: &impl Members,
     node: sys::napi_value,
     domain: sys::napi_value,
     weight: sys::napi_value,
 ) -> Res<()> {
-    let id = node_id(js, node)?;
-    let label = js
-        .domain(domain, &|| "domain".into())?
-        .ok_or_else(|| js.wrong_type(domain, &|| "domain".into(), "a string, Buffer or Uint8Array"))?;
-    let w = weight_or_one(js, weight)?;
+    let id = node_id(cx, node)?;
+    let label = args::domain(cx, domain, &|| "domain".into())?
+        .ok_or_else(|| args::wrong_type(cx, domain, &|| "domain".into(), "a string, Buffer or Uint8Array"))?;
+    let w = args::weight_or_one(cx, weight, &|| "weight".into())?;
     Ok(set.add_node(&id, w, Some(&label))?)
 }
 
 /// `remove(node)`.
-pub fn remove(js: Js, set: &impl Members, node: sys::napi_value) -> Res<()> {
-    Ok(set.remove_node(&node_id(js, node)?)?)
+pub fn remove(cx: Cx, set: &impl Members, node: sys::napi_value) -> Res<()> {
+    Ok(set.remove_node(&node_id(cx, node)?)?)
 }
 
 /// `setWeight(node, weight)`.
-pub fn set_weight(js: Js, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
-    let id = node_id(js, node)?;
-    let w = js.weight(weight, &|| "weight".into())?;
+pub fn set_weight(cx: Cx, set: &impl Members, node: sys::napi_value, weight: sys::napi_value) -> Res<()> {
+    let id = node_id(cx, node)?;
+    let w = args::weight(cx, weight, &|| "weight".into())?;
     Ok(set.reweight(&id, w)?)
 }
 
 /// `setDomain(node, domain | null)`.
-pub fn set_domain(js: Js, set: &impl Members, node: sys::napi_value, domain: sys::napi_value) -> Res<()> {
-    let id = node_id(js, node)?;
-    let label = js.domain(domain, &|| "domain".into())?;
+pub fn set_domain(cx: Cx, set: &impl Members, node: sys::napi_value, domain: sys::napi_value) -> Res<()> {
+    let id = node_id(cx, node)?;
+    let label = args::domain(cx, domain, &|| "domain".into())?;
     Ok(set.relabel(&id, label.as_deref())?)
 }
 
@@ -118,31 +109,28 @@ pub fn snapshot(env: sys::napi_env, set: &impl Current) -> Snapshot {
 
 /// `ownerIndices(bytes, offsets)` on the current snapshot: `{ indices, snapshot }`.
 pub fn owner_indices(
-    js: Js,
+    cx: Cx,
     set: &impl Current,
     bytes: sys::napi_value,
     offsets: sys::napi_value,
 ) -> Res<sys::napi_value> {
     let snap = set.shared();
-    let mut undefined = std::ptr::null_mut();
-    // SAFETY: fetches the `undefined` singleton of this environment.
-    unsafe { sys::napi_get_undefined(js.env, &mut undefined) };
-    let indices = lookup::owner_indices(js, snap.view(), bytes, offsets, undefined)?;
-    // SAFETY: `js.env` is the live environment of this call.
-    let snapshot = unsafe { Snapshot::to_napi_value(js.env, Snapshot::from_shared(js.env, snap)) }
+    let indices = methods::owner_indices_into(cx, snap.view(), bytes, offsets, out::undefined(cx)?)?;
+    // SAFETY: `cx.0` is the live environment of this call.
+    let snapshot = unsafe { Snapshot::to_napi_value(cx.0, Snapshot::from_shared(cx.0, snap)) }
         .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
-    batch::with_snapshot(js, indices, snapshot)
+    batch::with_snapshot(cx, indices, snapshot)
 }
 
 /// `ownerIndicesAsync(bytes, offsets)`.
 pub fn owner_indices_async(
-    js: Js,
+    cx: Cx,
     set: &impl Current,
     bytes: sys::napi_value,
     offsets: sys::napi_value,
 ) -> AsyncTask<OwnersTask> {
     AsyncTask::new(OwnersTask::packed(
-        js,
+        cx,
         set.shared(),
         bytes,
         offsets,
@@ -151,6 +139,6 @@ pub fn owner_indices_async(
 }
 
 /// `ownersAsync(keys)`.
-pub fn owners_async(js: Js, set: &impl Current, keys: sys::napi_value) -> AsyncTask<OwnersTask> {
-    AsyncTask::new(OwnersTask::keys(js, set.shared(), keys))
+pub fn owners_async(cx: Cx, set: &impl Current, keys: sys::napi_value) -> AsyncTask<OwnersTask> {
+    AsyncTask::new(OwnersTask::keys(cx, set.shared(), keys))
 }

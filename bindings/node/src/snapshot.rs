@@ -7,10 +7,10 @@ use napi_derive::napi;
 use crate::batch::{Answer, OwnersTask};
 use crate::error::OrThrow;
 use crate::external::Reported;
-use crate::js::Js;
 use crate::lookup;
 use crate::modes::{Current, Shared, View};
-use crate::raw::Raw;
+use crate::node_api::out::Raw;
+use crate::node_api::Cx;
 
 /// One immutable membership of a `Rendezvous`, `Table` or `Skeleton`, as of
 /// the moment `snapshot()` was called; it places keys as the set it came from
@@ -57,6 +57,13 @@ impl Current for Snapshot {
     }
 }
 
+impl crate::node_api::methods::Receiver for Snapshot {
+    const CLASS: &'static std::ffi::CStr = c"Snapshot";
+    fn with_view<R>(&self, f: impl FnOnce(crate::modes::View<'_>) -> R) -> R {
+        f(self.inner.view())
+    }
+}
+
 #[napi]
 impl Snapshot {
     /// Snapshots come from `rendezvous.snapshot()`; this constructor always
@@ -81,7 +88,7 @@ impl Snapshot {
     /// Node ids in index order (strings; Buffers for ids that are not UTF-8).
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
-        lookup::nodes(js(env), self.view()).map(Raw).or_throw(env)
+        lookup::nodes(Cx::of(env), self.view()).map(Raw).or_throw(env)
     }
 
     /// Weights in index order.
@@ -129,68 +136,7 @@ impl Snapshot {
     /// Each node's failure domain label in index order (`null` for none).
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer | null>")]
     pub fn domains(&self, env: &Env) -> Result<Raw> {
-        lookup::domains(js(env), self.view()).map(Raw).or_throw(env)
-    }
-
-    /// Whether a node with this id is in the snapshot.
-    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
-    pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
-        lookup::has(js(env), self.view(), node.raw()).or_throw(env)
-    }
-
-    /// The node that owns `key`.
-    #[napi(
-        catch_unwind,
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array",
-        ts_return_type = "string | Buffer"
-    )]
-    pub fn owner(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::owner(js(env), self.view(), key.raw()).map(Raw).or_throw(env)
-    }
-
-    /// The index in `nodes` of the node that owns `key`.
-    #[napi(catch_unwind, ts_args_type = "key: string | Buffer | Uint8Array")]
-    pub fn owner_index(&self, env: &Env, key: Unknown<'_>) -> Result<u32> {
-        lookup::owner_index(js(env), self.view(), key.raw()).or_throw(env)
-    }
-
-    /// The best `k` eligible nodes for `key`, best first.
-    #[napi(
-        catch_unwind,
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn top_k(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
-        lookup::top_k(js(env), self.view(), key.raw(), k.raw())
-            .map(Raw)
-            .or_throw(env)
-    }
-
-    /// At most one node per failure domain for `key`: the first `k` nodes of
-    /// `topK`'s order that are each the first of their domain (CRUSH
-    /// `firstn`). Fewer come back when fewer domains have an eligible node.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn top_k_distinct(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
-        lookup::top_k_distinct(js(env), self.view(), key.raw(), k.raw())
-            .map(Raw)
-            .or_throw(env)
-    }
-
-    /// Every eligible node for `key`, best first.
-    #[napi(
-        catch_unwind,
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn rank(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        lookup::rank(js(env), self.view(), key.raw()).map(Raw).or_throw(env)
+        lookup::domains(Cx::of(env), self.view()).map(Raw).or_throw(env)
     }
 
     /// The owner of each key.
@@ -201,19 +147,7 @@ impl Snapshot {
         ts_return_type = "Array<string | Buffer>"
     )]
     pub fn owners(&self, env: &Env, keys: Unknown<'_>) -> Result<Raw> {
-        lookup::owners(js(env), self.view(), keys.raw()).map(Raw).or_throw(env)
-    }
-
-    /// Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
-    /// (or fills `out` with) the index in `nodes` of each key's owner.
-    #[napi(
-        catch_unwind,
-        catch_unwind,
-        ts_args_type = "bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array",
-        ts_return_type = "Uint32Array"
-    )]
-    pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>, out: Unknown<'_>) -> Result<Raw> {
-        lookup::owner_indices(js(env), self.view(), bytes.raw(), offsets.raw(), out.raw())
+        crate::str_batch::owners(Cx::of(env), self.view(), keys.raw())
             .map(Raw)
             .or_throw(env)
     }
@@ -228,7 +162,7 @@ impl Snapshot {
     )]
     pub fn owner_indices_async(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> AsyncTask<OwnersTask> {
         AsyncTask::new(OwnersTask::packed(
-            js(env),
+            Cx::of(env),
             self.inner.clone(),
             bytes.raw(),
             offsets.raw(),
@@ -244,10 +178,6 @@ impl Snapshot {
         ts_return_type = "Promise<Array<string | Buffer>>"
     )]
     pub fn owners_async(&self, env: &Env, keys: Unknown<'_>) -> AsyncTask<OwnersTask> {
-        AsyncTask::new(OwnersTask::keys(js(env), self.inner.clone(), keys.raw()))
+        AsyncTask::new(OwnersTask::keys(Cx::of(env), self.inner.clone(), keys.raw()))
     }
-}
-
-pub fn js(env: &Env) -> Js {
-    Js { env: env.raw() }
 }

@@ -10,14 +10,14 @@ use crate::batch::OwnersTask;
 use crate::construct;
 use crate::error::{OrThrow, Res};
 use crate::external::Reported;
-use crate::js::Js;
 use crate::load_async::{FileSet, LoadTask};
 use crate::lookup;
 use crate::members;
 use crate::membership_file::{FromFile, Wanted};
 use crate::modes::Current;
-use crate::raw::Raw;
-use crate::snapshot::{js, Snapshot};
+use crate::node_api::out::Raw;
+use crate::node_api::{args, Cx};
+use crate::snapshot::Snapshot;
 
 /// A partition table: each key belongs to one of `2^partitionBits`
 /// partitions (by its key hash) and each partition's nodes are ranked by
@@ -71,31 +71,38 @@ impl FileSet for Table {
     }
 }
 
-fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetTable> {
-    let (given, shape) = read_input(js, nodes, options)?;
+fn construct(cx: Cx, nodes: sys::napi_value, options: sys::napi_value) -> Res<SetTable> {
+    let (given, shape) = read_input(cx, nodes, options)?;
     Ok(SetTable::with_domains(given.triples(), shape)?)
 }
 
 /// Reads `(nodes, options)` into owned values (on the JavaScript thread), so
 /// that the build itself may run anywhere (see `Table.create`).
 pub(crate) fn read_input(
-    js: Js,
+    cx: Cx,
     nodes: sys::napi_value,
     options: sys::napi_value,
 ) -> Res<(construct::Nodes, TableOptions)> {
     let mut shape = TableOptions::default();
     let extra = ["balance", "bits", "replicas", "distinctDomains"];
-    let given = construct::read(js, nodes, options, &extra, |o| {
-        shape.partition_bits = js.param(js.get(o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
-        if let Some(r) = js.param(js.get(o, c"replicas")?, "replicas", u32::MAX)? {
+    let given = construct::read(cx, nodes, options, &extra, |o| {
+        shape.partition_bits = args::param(cx, args::get(cx, o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
+        if let Some(r) = args::param(cx, args::get(cx, o, c"replicas")?, "replicas", u32::MAX)? {
             shape.replicas = r as usize;
         }
-        shape.distinct_domains = js.flag(js.get(o, c"distinctDomains")?, "distinctDomains")?;
-        shape.balance = crate::balance::balance_option(js, js.get(o, c"balance")?)?;
+        shape.distinct_domains = args::flag(cx, args::get(cx, o, c"distinctDomains")?, "distinctDomains")?;
+        shape.balance = crate::balance::balance_option(cx, args::get(cx, o, c"balance")?)?;
         Ok(())
     })?;
     shape.set = given.set;
     Ok((given, shape))
+}
+
+impl crate::node_api::methods::Receiver for Table {
+    const CLASS: &'static std::ffi::CStr = c"Table";
+    fn with_view<R>(&self, f: impl FnOnce(crate::modes::View<'_>) -> R) -> R {
+        self.inner.with_view(f)
+    }
 }
 
 #[napi]
@@ -109,7 +116,7 @@ impl Table {
     /// (a FIFO, a network file system, a large file).
     #[napi(catch_unwind, factory, ts_args_type = "path: string")]
     pub fn load(env: &Env, path: Unknown<'_>) -> Result<Self> {
-        crate::membership_file::path_arg(js(env), path.raw())
+        crate::membership_file::path_arg(Cx::of(env), path.raw())
             .and_then(|path| crate::membership_file::load(&path, Wanted::Table))
             .map(|from| Table::wrap(env, from))
             .or_throw(env)
@@ -120,7 +127,7 @@ impl Table {
     /// the set is built. A bad file rejects with the error `load` would throw.
     #[napi(catch_unwind, ts_args_type = "path: string", ts_return_type = "Promise<Table>")]
     pub fn load_async(env: &Env, path: Unknown<'_>) -> AsyncTask<LoadTask<Table>> {
-        LoadTask::new(crate::membership_file::path_arg(js(env), path.raw()))
+        LoadTask::new(crate::membership_file::path_arg(Cx::of(env), path.raw()))
     }
 
     /// Saves the current membership as a membership file that pins the seed,
@@ -135,9 +142,9 @@ impl Table {
     )]
     pub fn save(&self, env: &Env, path: Unknown<'_>, options: Unknown<'_>) -> Result<()> {
         let membership = longstraw_membership::Membership::of_table(&self.inner.snapshot());
-        let js = js(env);
-        crate::membership_file::path_arg(js, path.raw())
-            .and_then(|path| Ok((path, crate::membership_file::save_options(js, options.raw())?)))
+        let cx = Cx::of(env);
+        crate::membership_file::path_arg(cx, path.raw())
+            .and_then(|path| Ok((path, crate::membership_file::save_options(cx, options.raw())?)))
             .and_then(|(path, o)| crate::membership_file::save(membership, self.secret_source.as_ref(), o, &path))
             .or_throw(env)
     }
@@ -163,7 +170,7 @@ impl Table {
         ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
-        construct(js(env), nodes.raw(), options.raw())
+        construct(Cx::of(env), nodes.raw(), options.raw())
             .map(|inner| {
                 let external = inner.with_view(|view| Reported::new(env.raw(), view));
                 Table {
@@ -202,7 +209,7 @@ impl Table {
     /// Adds a node (weight 1 unless given).
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
     pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
-        members::add(js(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
+        members::add(Cx::of(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
     }
 
     /// Adds a node in a failure domain (a rack, a zone: a string, Buffer or
@@ -213,19 +220,19 @@ impl Table {
         ts_args_type = "node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number"
     )]
     pub fn add_in_domain(&self, env: &Env, node: Unknown<'_>, domain: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
-        members::add_in_domain(js(env), &self.inner, node.raw(), domain.raw(), weight.raw()).or_throw(env)
+        members::add_in_domain(Cx::of(env), &self.inner, node.raw(), domain.raw(), weight.raw()).or_throw(env)
     }
 
     /// Removes a node. Only its partitions move.
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn remove(&self, env: &Env, node: Unknown<'_>) -> Result<()> {
-        members::remove(js(env), &self.inner, node.raw()).or_throw(env)
+        members::remove(Cx::of(env), &self.inner, node.raw()).or_throw(env)
     }
 
     /// Changes a node's weight (0 drains it: it keeps its index but owns nothing).
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
     pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
-        members::set_weight(js(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
+        members::set_weight(Cx::of(env), &self.inner, node.raw(), weight.raw()).or_throw(env)
     }
 
     /// Sets a node's failure domain, or with `null` clears it (the node is
@@ -235,7 +242,7 @@ impl Table {
         ts_args_type = "node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null"
     )]
     pub fn set_domain(&self, env: &Env, node: Unknown<'_>, domain: Unknown<'_>) -> Result<()> {
-        members::set_domain(js(env), &self.inner, node.raw(), domain.raw()).or_throw(env)
+        members::set_domain(Cx::of(env), &self.inner, node.raw(), domain.raw()).or_throw(env)
     }
 
     /// The current membership, frozen. Use it to keep indices and ids together.
@@ -254,7 +261,7 @@ impl Table {
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer>")]
     pub fn nodes(&self, env: &Env) -> Result<Raw> {
         self.inner
-            .with_view(|v| lookup::nodes(js(env), v))
+            .with_view(|v| lookup::nodes(Cx::of(env), v))
             .map(Raw)
             .or_throw(env)
     }
@@ -269,7 +276,7 @@ impl Table {
     #[napi(catch_unwind, getter, ts_return_type = "Array<string | Buffer | null>")]
     pub fn domains(&self, env: &Env) -> Result<Raw> {
         self.inner
-            .with_view(|v| lookup::domains(js(env), v))
+            .with_view(|v| lookup::domains(Cx::of(env), v))
             .map(Raw)
             .or_throw(env)
     }
@@ -298,72 +305,6 @@ impl Table {
         self.inner.with_view(|v| v.members().backend().name())
     }
 
-    /// Whether a node with this id is in the set.
-    #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
-    pub fn has(&self, env: &Env, node: Unknown<'_>) -> Result<bool> {
-        self.inner
-            .with_view(|v| lookup::has(js(env), v, node.raw()))
-            .or_throw(env)
-    }
-
-    /// The node that owns `key`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array",
-        ts_return_type = "string | Buffer"
-    )]
-    pub fn owner(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        self.inner
-            .with_view(|v| lookup::owner(js(env), v, key.raw()))
-            .map(Raw)
-            .or_throw(env)
-    }
-
-    /// The best `k` eligible nodes for `key`, best first.
-    /// For a table, the ranking of the key's partition: a table read up to
-    /// `replicas` (unless it keeps distinct domains), O(n) beyond.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn top_k(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
-        self.inner
-            .with_view(|v| lookup::top_k(js(env), v, key.raw(), k.raw()))
-            .map(Raw)
-            .or_throw(env)
-    }
-
-    /// At most one node per failure domain for `key`: the first `k` nodes of
-    /// `topK`'s order that are each the first of their domain (CRUSH
-    /// `firstn`). The first is the owner; when a node or a whole domain fails
-    /// the later replicas shift up. Fewer than `k` come back when fewer
-    /// domains have an eligible node. Without labels this is `topK`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array, k: number",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn top_k_distinct(&self, env: &Env, key: Unknown<'_>, k: Unknown<'_>) -> Result<Raw> {
-        self.inner
-            .with_view(|v| lookup::top_k_distinct(js(env), v, key.raw(), k.raw()))
-            .map(Raw)
-            .or_throw(env)
-    }
-
-    /// Every eligible node for `key`, best first.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "key: string | Buffer | Uint8Array",
-        ts_return_type = "Array<string | Buffer>"
-    )]
-    pub fn rank(&self, env: &Env, key: Unknown<'_>) -> Result<Raw> {
-        self.inner
-            .with_view(|v| lookup::rank(js(env), v, key.raw()))
-            .map(Raw)
-            .or_throw(env)
-    }
-
     /// The owner of each key.
     #[napi(
         catch_unwind,
@@ -372,7 +313,7 @@ impl Table {
     )]
     pub fn owners(&self, env: &Env, keys: Unknown<'_>) -> Result<Raw> {
         self.inner
-            .with_view(|v| lookup::owners(js(env), v, keys.raw()))
+            .with_view(|v| crate::str_batch::owners(Cx::of(env), v, keys.raw()))
             .map(Raw)
             .or_throw(env)
     }
@@ -385,7 +326,7 @@ impl Table {
         ts_return_type = "{ indices: Uint32Array; snapshot: Snapshot }"
     )]
     pub fn owner_indices(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> Result<Raw> {
-        members::owner_indices(js(env), &self.inner, bytes.raw(), offsets.raw())
+        members::owner_indices(Cx::of(env), &self.inner, bytes.raw(), offsets.raw())
             .map(Raw)
             .or_throw(env)
     }
@@ -397,7 +338,7 @@ impl Table {
         ts_return_type = "Promise<{ indices: Uint32Array; snapshot: Snapshot }>"
     )]
     pub fn owner_indices_async(&self, env: &Env, bytes: Unknown<'_>, offsets: Unknown<'_>) -> AsyncTask<OwnersTask> {
-        members::owner_indices_async(js(env), &self.inner, bytes.raw(), offsets.raw())
+        members::owner_indices_async(Cx::of(env), &self.inner, bytes.raw(), offsets.raw())
     }
 
     /// `owners` on the thread pool.
@@ -407,6 +348,6 @@ impl Table {
         ts_return_type = "Promise<Array<string | Buffer>>"
     )]
     pub fn owners_async(&self, env: &Env, keys: Unknown<'_>) -> AsyncTask<OwnersTask> {
-        members::owners_async(js(env), &self.inner, keys.raw())
+        members::owners_async(Cx::of(env), &self.inner, keys.raw())
     }
 }

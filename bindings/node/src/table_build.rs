@@ -11,7 +11,7 @@ use napi_derive::napi;
 
 use crate::construct::Nodes;
 use crate::error::JsErr;
-use crate::js::Js;
+use crate::node_api::Cx;
 use crate::table::{read_input, Table};
 
 /// The arguments of one `Table.create` call, or the error reading them.
@@ -60,8 +60,8 @@ impl Table {
         ts_return_type = "Promise<Table>"
     )]
     pub fn create(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> AsyncTask<BuildTableTask> {
-        let js = Js { env: env.raw() };
-        let task = match read_input(js, nodes.raw(), options.raw()) {
+        let cx = Cx::of(env);
+        let task = match read_input(cx, nodes.raw(), options.raw()) {
             Ok(input) => BuildTableTask {
                 input: Some(input),
                 failed: None,

@@ -1,9 +1,18 @@
 // The typed layer (longstraw.d.ts) and what napi generates (index.d.ts) describe the same objects: at
 // id type `string | Buffer` each class has exactly the generated members and signatures, and the
 // constructors take the same arguments. A method added to, or changed in, the Rust source fails here
-// until longstraw.d.ts follows.
+// until longstraw.d.ts follows. The per-key methods (`Lookups`, `SnapshotLookups`) have no generated
+// declaration: the addon installs them natively, and test/napi-layer.test.js checks their names.
 import type * as generated from '../../index'
 import type * as typed from '../../longstraw'
+
+// The generated classes plus what the addon installs natively at load.
+declare module '../../index' {
+  interface Rendezvous extends typed.Lookups<typed.NodeId> {}
+  interface Table extends typed.Lookups<typed.NodeId> {}
+  interface Skeleton extends typed.Lookups<typed.NodeId> {}
+  interface Snapshot extends typed.SnapshotLookups<typed.NodeId> {}
+}
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 type Any = typed.NodeId

@@ -15,8 +15,9 @@ use std::ptr;
 use napi::bindgen_prelude::TypeTag;
 use napi::sys;
 
+use super::compiled::{clear_exception, function};
+use super::{args, Cx};
 use crate::bounded::{BoundedLoad, Lease};
-use crate::js::{Js, JsType};
 use crate::rendezvous::Rendezvous;
 use crate::skeleton::Skeleton;
 use crate::snapshot::Snapshot;
@@ -73,7 +74,7 @@ type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> 
 /// Wraps the getters of every class. A failure leaves the generated getters
 /// in place (a foreign `this` is then napi-rs's Error), never fails the load.
 pub fn install(env: sys::napi_env, exports: sys::napi_value) {
-    let js = Js { env };
+    let cx = Cx(env);
     let classes: [(&CStr, Callback); 6] = [
         (c"Rendezvous", is_instance::<Rendezvous>),
         (c"Table", is_instance::<Table>),
@@ -82,12 +83,12 @@ pub fn install(env: sys::napi_env, exports: sys::napi_value) {
         (c"BoundedLoad", is_instance::<BoundedLoad>),
         (c"Lease", is_instance::<Lease>),
     ];
-    let Some(guard) = compile(js) else {
+    let Some(guard) = function(env, GUARD) else {
         return clear_exception(env);
     };
     for (class, check) in classes {
         let ok = (|| {
-            let proto = js.get(js.get(exports, class).ok()?, c"prototype").ok()?;
+            let proto = args::get(cx, args::get(cx, exports, class).ok()?, c"prototype").ok()?;
             let mut name = ptr::null_mut();
             let mut check_fn = ptr::null_mut();
             let mut undefined = ptr::null_mut();
@@ -113,30 +114,6 @@ pub fn install(env: sys::napi_env, exports: sys::napi_value) {
         })();
         if ok.is_none() {
             clear_exception(env);
-        }
-    }
-}
-
-fn compile(js: Js) -> Option<sys::napi_value> {
-    let mut text = ptr::null_mut();
-    let mut function = ptr::null_mut();
-    // SAFETY: called during module initialisation with its live `env`;
-    // `GUARD` is a constant of the given length.
-    let ok = unsafe {
-        sys::napi_create_string_utf8(js.env, GUARD.as_ptr().cast(), GUARD.len() as isize, &mut text)
-            == sys::Status::napi_ok
-            && sys::napi_run_script(js.env, text, &mut function) == sys::Status::napi_ok
-    };
-    (ok && js.type_of(function).ok() == Some(JsType::Function)).then_some(function)
-}
-
-fn clear_exception(env: sys::napi_env) {
-    let mut pending = false;
-    // SAFETY: `env` is live; clearing a pending exception is always allowed.
-    unsafe {
-        if sys::napi_is_exception_pending(env, &mut pending) == sys::Status::napi_ok && pending {
-            let mut error = ptr::null_mut();
-            sys::napi_get_and_clear_last_exception(env, &mut error);
         }
     }
 }
