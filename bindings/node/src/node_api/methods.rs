@@ -215,20 +215,34 @@ unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -
 pub fn install<C: Receiver>(cx: Cx, exports: sys::napi_value, methods: &'static [(&'static CStr, Body)]) -> Res<()> {
     let proto = args::get(cx, args::get(cx, exports, C::CLASS)?, c"prototype")?;
     for (name, body) in methods {
+        let mut func = ptr::null_mut();
+        // SAFETY: creates a function (named, as a class method is) from a
+        // callback with the Node-API signature; its data points into a
+        // static table (see `call`).
+        let made = unsafe {
+            sys::napi_create_function(
+                cx.0,
+                name.as_ptr(),
+                name.to_bytes().len() as isize,
+                Some(call::<C>),
+                body as *const Body as *mut c_void,
+                &mut func,
+            )
+        };
+        super::check(made, "create_function")?;
         let property = sys::napi_property_descriptor {
             utf8name: name.as_ptr(),
             name: ptr::null_mut(),
-            method: Some(call::<C>),
+            method: None,
             getter: None,
             setter: None,
-            value: ptr::null_mut(),
+            value: func,
             // As a class method: writable and configurable, not enumerable.
             attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-            data: body as *const Body as *mut c_void,
+            data: ptr::null_mut(),
         };
         // SAFETY: `proto` is the class prototype; the descriptor names a
-        // zero-terminated name, a callback with the Node-API signature, and
-        // data pointing into a static table (see `call`).
+        // zero-terminated name and a value of this call.
         let status = unsafe { sys::napi_define_properties(cx.0, proto, 1, &property) };
         super::check(status, "define_properties")?;
     }
