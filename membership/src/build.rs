@@ -1,109 +1,22 @@
 //! A validated [`Membership`] to the set it describes.
 
 use std::cell::Cell;
-use std::sync::Arc;
 
 use longstraw::Backend;
-use longstraw_set::{
-    Node, Options, Rendezvous, Skeleton, SkeletonOptions, SkeletonSnapshot, Snapshot, Table, TableOptions,
-    TableSnapshot,
-};
+use longstraw_set::{ModeOptions, Options, Rendezvous, SkeletonOptions, TableOptions};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Membership, Mode};
 
-/// The set a membership file describes, of the file's mode.
-#[derive(Debug)]
-pub enum Loaded {
-    /// `mode = "flat"`.
-    Flat(Rendezvous),
-    /// `mode = "table"`.
-    Table(Table),
-    /// `mode = "skeleton"`.
-    Skeleton(Skeleton),
-}
-
-/// One immutable snapshot of a [`Loaded`] set: the lookups every mode has.
-#[derive(Clone, Debug)]
-pub enum LoadedSnapshot {
-    /// A flat snapshot.
-    Flat(Arc<Snapshot>),
-    /// A table snapshot.
-    Table(Arc<TableSnapshot>),
-    /// A skeleton snapshot.
-    Skeleton(Arc<SkeletonSnapshot>),
-}
-
-impl Loaded {
-    /// The current snapshot.
-    pub fn snapshot(&self) -> LoadedSnapshot {
-        match self {
-            Loaded::Flat(s) => LoadedSnapshot::Flat(s.snapshot()),
-            Loaded::Table(t) => LoadedSnapshot::Table(t.snapshot()),
-            Loaded::Skeleton(s) => LoadedSnapshot::Skeleton(s.snapshot()),
-        }
-    }
-}
-
-impl LoadedSnapshot {
-    /// The membership (ids, weights, domains).
-    pub fn members(&self) -> &Snapshot {
-        match self {
-            LoadedSnapshot::Flat(s) => s,
-            LoadedSnapshot::Table(t) => t.members(),
-            LoadedSnapshot::Skeleton(s) => s.members(),
-        }
-    }
-    /// The owner's node index.
-    #[inline]
-    pub fn owner_index(&self, key: &[u8]) -> longstraw_set::Result<u32> {
-        match self {
-            LoadedSnapshot::Flat(s) => s.owner_index(key),
-            LoadedSnapshot::Table(t) => t.owner_index(key),
-            LoadedSnapshot::Skeleton(s) => s.owner_index(key),
-        }
-    }
-    /// The first `out.len()` nodes of the key's ranking in this mode; returns how many.
-    #[inline]
-    pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        match self {
-            LoadedSnapshot::Flat(s) => s.top_k_into(key, out),
-            LoadedSnapshot::Table(t) => t.top_k_into(key, out),
-            LoadedSnapshot::Skeleton(s) => s.top_k_into(key, out),
-        }
-    }
-    /// At most one node per failure domain, `firstn` over this mode's ranking.
-    #[inline]
-    pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        match self {
-            LoadedSnapshot::Flat(s) => s.top_k_distinct_into(key, out),
-            LoadedSnapshot::Table(t) => t.top_k_distinct_into(key, out),
-            LoadedSnapshot::Skeleton(s) => s.top_k_distinct_into(key, out),
-        }
-    }
-    /// Node `index` of this snapshot.
-    pub fn node(&self, index: u32) -> Option<Node<'_>> {
-        self.members().node(index)
-    }
-    /// The file content that rebuilds this snapshot.
-    pub fn to_membership(&self) -> Membership {
-        match self {
-            LoadedSnapshot::Flat(s) => Membership::of_snapshot(s),
-            LoadedSnapshot::Table(t) => Membership::of_table(t),
-            LoadedSnapshot::Skeleton(s) => Membership::of_skeleton(s),
-        }
-    }
-}
-
 impl Membership {
     /// Builds the set, with the backend `LONGSTRAW_BACKEND` names (or the best one).
-    pub fn build(&self) -> Result<Loaded> {
+    pub fn build(&self) -> Result<Rendezvous> {
         self.build_with(None)
     }
 
     /// Builds the set with a chosen backend (`None`: `LONGSTRAW_BACKEND` or the best).
     /// Placement never depends on the backend.
-    pub fn build_with(&self, backend: Option<Backend>) -> Result<Loaded> {
+    pub fn build_with(&self, backend: Option<Backend>) -> Result<Rendezvous> {
         self.build_keyed(self.read_secret()?, backend)
     }
 
@@ -122,7 +35,7 @@ impl Membership {
 
     /// Builds the set with a secret already read by [`Membership::read_secret`].
     /// A secret for an unkeyed membership, or none for a keyed one, is an error.
-    pub fn build_keyed(&self, secret: Option<longstraw::Secret>, backend: Option<Backend>) -> Result<Loaded> {
+    pub fn build_keyed(&self, secret: Option<longstraw::Secret>, backend: Option<Backend>) -> Result<Rendezvous> {
         let origin = "membership";
         if self.secret.is_some() != secret.is_some() {
             let message = if secret.is_some() {
@@ -138,7 +51,9 @@ impl Membership {
             ));
         }
         let set = Options {
-            seed: self.seed,
+            // A keyed file has no seed (the parser refuses one), so the
+            // secret alone selects the hashing.
+            seed: (self.secret.is_none()).then_some(self.seed),
             secret,
             placement: self.placement,
             backend,
@@ -168,8 +83,8 @@ impl Membership {
             ),
             None => Error::new(origin, None, None, ErrorKind::Set(e)),
         };
-        Ok(match self.mode {
-            Mode::Flat => Loaded::Flat(Rendezvous::with_domains(nodes, set).map_err(refused)?),
+        let mode = match self.mode {
+            Mode::Flat => ModeOptions::Flat,
             Mode::Table {
                 bits,
                 replicas,
@@ -180,18 +95,15 @@ impl Membership {
                     .map(longstraw::balanced::Balance::new)
                     .transpose()
                     .map_err(|e| Error::new(origin, None, Some("table.balance".into()), ErrorKind::Set(e.into())))?;
-                let options = TableOptions {
-                    set,
+                ModeOptions::Table(TableOptions {
                     partition_bits: bits,
                     replicas,
                     distinct_domains,
                     balance,
-                };
-                Loaded::Table(Table::with_domains(nodes, options).map_err(refused)?)
+                })
             }
-            Mode::Skeleton { shape } => {
-                Loaded::Skeleton(Skeleton::with_domains(nodes, SkeletonOptions { set, shape }).map_err(refused)?)
-            }
-        })
+            Mode::Skeleton { shape } => ModeOptions::Skeleton(SkeletonOptions { shape }),
+        };
+        Rendezvous::new(nodes, set, mode).map_err(refused)
     }
 }

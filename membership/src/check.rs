@@ -4,15 +4,15 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use crate::build::Loaded;
 use crate::error::{Error, ErrorKind};
 use crate::model::{Membership, Mode};
+use longstraw_set::Rendezvous;
 
 /// Reads, validates and builds a membership file, reporting every problem
 /// found rather than the first: each field and each node of the text, then
 /// the problems between nodes ([`Membership::problems`]), then what building
 /// the set refuses. The file and a secret file are each read once.
-pub fn check(path: impl AsRef<Path>) -> std::result::Result<(Membership, Loaded), Vec<Error>> {
+pub fn check(path: impl AsRef<Path>) -> std::result::Result<(Membership, Rendezvous), Vec<Error>> {
     let path = path.as_ref();
     let m = Membership::read_all(path)?;
     let origin = crate::input::origin(path);

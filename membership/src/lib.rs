@@ -8,7 +8,7 @@
 //! everywhere.
 //!
 //! ```
-//! use longstraw_membership::{Loaded, Membership};
+//! use longstraw_membership::{Membership, Mode};
 //!
 //! let text = r#"
 //! seed = 7
@@ -23,10 +23,12 @@
 //! domain = "rack-1"
 //! "#;
 //! let membership = Membership::parse(text, "example.toml").unwrap();
-//! let Loaded::Flat(set) = membership.build().unwrap() else { unreachable!() };
+//! let set = membership.build().unwrap();
+//! assert_eq!(set.mode(), longstraw_membership::SetMode::Flat);
 //! assert_eq!(set.snapshot().len(), 2);
+//! assert_eq!(membership.mode, Mode::Flat);
 //! // Saving writes every setting explicitly, so reloading gives the same placement.
-//! let again = Membership::parse(&Membership::of_snapshot(&set.snapshot()).to_toml(), "again").unwrap();
+//! let again = Membership::parse(&Membership::of(&set.snapshot()).to_toml(), "again").unwrap();
 //! assert_eq!(again, membership);
 //! ```
 #![warn(missing_docs)]
@@ -44,18 +46,29 @@ mod parse;
 mod secret;
 mod write;
 
-pub use build::{Loaded, LoadedSnapshot};
 pub use check::check;
 pub use error::{Error, ErrorKind, Result};
+/// The set and snapshot types a membership builds (from `longstraw-set`),
+/// so that a caller of this crate needs no second import. `SetMode` is the
+/// set's mode tag; [`Mode`] is the file's mode with its shape.
+pub use longstraw_set::{Mode as SetMode, Rendezvous, Snapshot};
 pub use model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
 
 use std::path::Path;
 
 /// Reads, validates and builds the set a membership file describes.
-pub fn load(path: impl AsRef<Path>) -> Result<Loaded> {
+pub fn load(path: impl AsRef<Path>) -> Result<Rendezvous> {
     let path = path.as_ref();
     Membership::read(path)?.build().map_err(|mut e| {
         e.origin = path.display().to_string();
         e
     })
+}
+
+/// Parses, validates and builds the set that membership file content
+/// describes (for a caller that read the file itself, or holds the text in
+/// memory). `origin` names the content in errors. A relative `secret.file`
+/// is read relative to the current directory.
+pub fn load_bytes(data: &[u8], origin: &str) -> Result<Rendezvous> {
+    Membership::parse_bytes(data, origin)?.build()
 }

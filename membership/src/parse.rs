@@ -301,6 +301,32 @@ impl Membership {
         Ok(membership)
     }
 
+    /// Parses and validates membership file content held in memory (UTF-8
+    /// text); `origin` names it in errors. A relative `secret.file` becomes
+    /// absolute against the current directory, so that a set remembering the
+    /// source finds it again.
+    pub fn parse_bytes(data: &[u8], origin: &str) -> Result<Membership> {
+        let text = std::str::from_utf8(data).map_err(|_| {
+            Error::new(
+                origin,
+                None,
+                None,
+                ErrorKind::Io(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "the file is not UTF-8 text",
+                )),
+            )
+        })?;
+        let mut membership = Membership::parse(text, origin)?;
+        if let Some(SecretSource::File(file)) = &mut membership.secret {
+            if file.is_relative() {
+                *file = std::path::absolute(&*file)
+                    .map_err(|e| Error::new(origin, None, Some("secret.file".into()), ErrorKind::Io(e)))?;
+            }
+        }
+        Ok(membership)
+    }
+
     /// Parses and validates membership text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Membership> {
         Membership::parse_all(text, origin).map_err(first)

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use longstraw_set::{SkeletonSnapshot, Snapshot, TableSnapshot};
+use longstraw_set::{Members, SkeletonSnapshot, Snapshot, TableSnapshot};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::model::{Membership, Mode, NodeSpec, SecretSource, FORMAT_VERSION};
@@ -17,8 +17,23 @@ const NOT_KEYED: &str = "the set is not keyed, so it has no secret source: a sav
      would place keys by a secret the set never used";
 
 impl Membership {
-    /// The file content of a flat snapshot.
-    pub fn of_snapshot(snap: &Snapshot) -> Membership {
+    /// The file content that rebuilds `snap` exactly: its mode with the
+    /// mode's shape written out (so that the file does not depend on the
+    /// defaults for the node count), the seed and the nodes. A keyed
+    /// snapshot's file names no secret source until the caller names one
+    /// ([`Membership::name_secret_source`]).
+    pub fn of(snap: &Snapshot) -> Membership {
+        if let Some(table) = snap.as_table() {
+            Membership::of_table(table)
+        } else if let Some(skeleton) = snap.as_skeleton() {
+            Membership::of_skeleton(skeleton)
+        } else {
+            Membership::of_members(snap.members())
+        }
+    }
+
+    /// The file content of a flat set with these members.
+    fn of_members(snap: &Members) -> Membership {
         Membership {
             seed: snap.seed().unwrap_or(0),
             placement: snap.placement(),
@@ -30,9 +45,7 @@ impl Membership {
         }
     }
 
-    /// The file content of a table snapshot, its partition bits written out
-    /// so that the file does not depend on the default for the node count.
-    pub fn of_table(table: &TableSnapshot) -> Membership {
+    fn of_table(table: &TableSnapshot) -> Membership {
         Membership {
             mode: Mode::Table {
                 bits: Some(table.partition_bits()),
@@ -40,17 +53,16 @@ impl Membership {
                 distinct_domains: table.distinct_domains(),
                 balance: table.balance().map(|b| b.as_f64()),
             },
-            ..Membership::of_snapshot(table.members())
+            ..Membership::of_members(table.members())
         }
     }
 
-    /// The file content of a skeleton snapshot, its shape written out.
-    pub fn of_skeleton(skeleton: &SkeletonSnapshot) -> Membership {
+    fn of_skeleton(skeleton: &SkeletonSnapshot) -> Membership {
         Membership {
             mode: Mode::Skeleton {
                 shape: Some(skeleton.shape()),
             },
-            ..Membership::of_snapshot(skeleton.members())
+            ..Membership::of_members(skeleton.members())
         }
     }
 
@@ -179,7 +191,7 @@ impl Membership {
     }
 }
 
-fn nodes_of(snap: &Snapshot) -> Vec<NodeSpec> {
+fn nodes_of(snap: &Members) -> Vec<NodeSpec> {
     snap.nodes()
         .map(|n| NodeSpec::new(n.id(), n.weight(), n.domain().map(<[u8]>::to_vec)))
         .collect()

@@ -60,10 +60,10 @@ mod loom_sync;
 #[cfg(loom)]
 use loom_sync::{hint, ArcSwap, AtomicU64, Mutex, Ordering};
 
+use crate::change::{apply, members_of, Change};
 use crate::error::{Error, Result};
-use crate::membership::{apply, members_of, Change};
+use crate::members::Members;
 use crate::rendezvous::Options;
-use crate::snapshot::Snapshot;
 
 /// The balance factor `c` used when none is given (brpc's default).
 pub const DEFAULT_BALANCE_FACTOR: f64 = 1.25;
@@ -99,7 +99,7 @@ struct Slot {
 /// One published membership and its counters, by node index.
 #[derive(Debug)]
 struct State {
-    members: Arc<Snapshot>,
+    members: Arc<Members>,
     slots: Vec<Arc<Slot>>,
     /// `c * w_i / W` per node (0 for a drained node).
     shares: Vec<f64>,
@@ -264,7 +264,7 @@ fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
 }
 
 impl State {
-    fn new(members: Arc<Snapshot>, factor: f64, previous: Option<&State>, total: &Arc<AtomicU64>) -> State {
+    fn new(members: Arc<Members>, factor: f64, previous: Option<&State>, total: &Arc<AtomicU64>) -> State {
         let weights = members.weights();
         // W is the f64 nearest the exact sum (SPEC.md §16.1): no node order matters.
         let weight_sum = longstraw::weight_sum(weights.iter().copied());
@@ -409,7 +409,7 @@ impl BoundedLoad {
     }
 
     /// The current membership (for rankings, owners and node ids).
-    pub fn snapshot(&self) -> Arc<Snapshot> {
+    pub fn snapshot(&self) -> Arc<Members> {
         self.state.load().members.clone()
     }
 
@@ -427,7 +427,7 @@ impl BoundedLoad {
 
     /// The current membership and the in-flight requests of each of its
     /// nodes (by node index), read together so that indices agree.
-    pub fn loads_with_snapshot(&self) -> (Arc<Snapshot>, Vec<u64>) {
+    pub fn loads_with_snapshot(&self) -> (Arc<Members>, Vec<u64>) {
         let state = self.state.load();
         let loads = state.slots.iter().map(|s| s.load.load(Ordering::Relaxed)).collect();
         (state.members.clone(), loads)

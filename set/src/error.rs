@@ -56,6 +56,16 @@ pub enum Error {
         /// Which options, in words.
         what: &'static str,
     },
+    /// An operation that only one mode has (a table's `partition`), asked
+    /// of a set or snapshot of another mode.
+    WrongMode {
+        /// The operation, as faces name it (`partition()`).
+        operation: &'static str,
+        /// The mode it needs.
+        needs: crate::Mode,
+        /// The mode this set has.
+        actual: crate::Mode,
+    },
 }
 
 /// `Result` with this crate's error.
@@ -118,6 +128,11 @@ impl fmt::Display for Error {
                 write!(f, "LONGSTRAW_BACKEND={value:?}: {reason}")
             }
             Error::ConflictingOptions { what } => write!(f, "conflicting table options: {what}"),
+            Error::WrongMode {
+                operation,
+                needs,
+                actual,
+            } => write!(f, "{operation} needs a {needs}-mode set; this set is {actual}"),
         }
     }
 }

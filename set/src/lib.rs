@@ -3,16 +3,19 @@
 //! The one owned node set of longstraw. Every binding (C, Python, Node) uses
 //! this crate; none keeps membership logic of its own.
 //!
-//! A [`Rendezvous`] holds the current [`Snapshot`]. Readers load it without
-//! locking and never see a half-applied change; writers are serialised and
-//! publish a new snapshot. A node index is a position in one snapshot's
+//! A [`Rendezvous`] is a set of any [`Mode`] (flat, table, skeleton) and
+//! holds its current [`Snapshot`]. Readers load it without locking and never
+//! see a half-applied change; writers are serialised and publish a new
+//! snapshot. A node index is a position in one snapshot's
 //! [`Snapshot::nodes`], so anything that returns indices returns them with
-//! the snapshot they belong to.
+//! the snapshot they belong to. Every mode's snapshot answers the same
+//! [`Lookup`]s; what only one mode has ([`Snapshot::partition`],
+//! [`Snapshot::shape`]) says so for the others.
 //!
 //! ```
 //! use longstraw_set::{Options, Rendezvous};
 //!
-//! let r = Rendezvous::new(["cache-a", "cache-b", "cache-c"], Options::default()).unwrap();
+//! let r = Rendezvous::flat(["cache-a", "cache-b", "cache-c"], Options::default()).unwrap();
 //! let snap = r.snapshot();
 //! let owner = snap.owner(b"user:42").unwrap();
 //! println!("user:42 -> {}", String::from_utf8_lossy(owner.id()));
@@ -28,12 +31,14 @@ mod alloc;
 mod backend_env;
 mod balanced;
 mod bounded;
+mod change;
 mod column;
-mod delegate;
 mod error;
 mod labels;
 mod mapped_id;
-mod membership;
+mod members;
+mod mode;
+mod publish;
 #[cfg(doctest)]
 mod readme_doctests;
 mod rendezvous;
@@ -51,7 +56,9 @@ pub use error::{Error, Result};
 pub use longstraw::balanced::Balance;
 pub use longstraw::SkeletonShape;
 pub use longstraw::{Backend, BackendKind, Hashing, Placement, Ranked, Secret, SECRET_LEN};
+pub use members::{Members, Node};
+pub use mode::{Mode, ModeOptions, UnknownMode};
 pub use rendezvous::{Options, Rendezvous, Update};
-pub use skeleton::{Skeleton, SkeletonOptions, SkeletonSnapshot, SkeletonUpdate};
-pub use snapshot::{Node, Snapshot};
-pub use table::{Table, TableOptions, TableSnapshot, TableUpdate};
+pub use skeleton::{SkeletonOptions, SkeletonSnapshot};
+pub use snapshot::{Lookup, Snapshot};
+pub use table::{TableOptions, TableSnapshot};

@@ -7,7 +7,7 @@
 //! change cost at 10^6 nodes once the rest was shared (BENCHMARKS.md, issue
 //! 14). A column of `MappedId`s copies as plain pointers.
 //!
-//! The invariant that makes this sound, kept by `Snapshot`: every id in a
+//! The invariant that makes this sound, kept by `Members`: every id in a
 //! snapshot's id column is pointer-equal to a key of the same snapshot's id
 //! map, which holds a strong count. A change copies both from the previous
 //! snapshot (the map shares its shards, whose keys are `Arc` clones of the

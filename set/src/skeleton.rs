@@ -1,45 +1,35 @@
 //! The owned skeleton: O(fan-out * levels + leaf size) lookups for the
 //! largest fleets, lock-free readers (SPEC.md §11).
 
-use std::sync::{Arc, Mutex};
-
-use arc_swap::{ArcSwap, Guard};
 use longstraw::skeleton::MAX_LEVELS;
 use longstraw::skeleton::{build_groups, write_group_columns};
-use longstraw::{Backend, Group, KeyOffset, NodeTable, PackedKeys, Placement, Ranked, SkeletonShape, TableSummary};
+use longstraw::{Group, KeyOffset, NodeTable, PackedKeys, Ranked, SkeletonShape, TableSummary};
 
+use crate::change::{apply, Change};
 use crate::column::Column;
 use crate::error::Result;
-use crate::membership::{apply, members_of, Change};
-use crate::snapshot::{Node, Snapshot};
-use crate::Options;
+use crate::members::{Members, Node};
 
 mod patch;
 
-/// How a [`Skeleton`] is shaped. The shape is fixed for its lifetime.
+/// How a skeleton-mode set is shaped. The shape is fixed for its lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SkeletonOptions {
-    /// Seed, placement version and backend, as for [`crate::Rendezvous`].
-    pub set: Options,
     /// Fan-out and levels; `None` picks [`SkeletonShape::for_nodes`] of the
     /// initial node count. Deeper trees are faster and move more keys on a
     /// change (BENCHMARKS.md has the trade-off).
     pub shape: Option<SkeletonShape>,
 }
 
-/// Skeleton (hierarchical) HRW over a node set that many threads read while
-/// others change it. Its placement differs from flat HRW's (unless the shape
-/// has 0 levels).
-#[derive(Debug)]
-pub struct Skeleton {
-    current: ArcSwap<SkeletonSnapshot>,
-    writer: Mutex<()>,
-}
-
-/// One immutable membership with its tree.
+/// One immutable membership with its tree: a skeleton-mode
+/// [`crate::Snapshot`]'s mode-specific part ([`crate::Snapshot::as_skeleton`]).
+///
+/// Skeleton (hierarchical) HRW: O(fan-out * levels + leaf size) lookups for
+/// the largest fleets. Its placement differs from flat HRW's (unless the
+/// shape has 0 levels).
 #[derive(Clone, Debug)]
 pub struct SkeletonSnapshot {
-    members: Snapshot,
+    members: Members,
     shape: SkeletonShape,
     /// Node hashes, ascending; weights and caller indices in the same order.
     /// Like the members' arrays, shared with the previous snapshot until a
@@ -59,33 +49,9 @@ pub struct SkeletonSnapshot {
     sorted_summary: TableSummary,
 }
 
-impl Skeleton {
-    /// A skeleton of nodes with weight 1.
-    pub fn new<I, T>(ids: I, options: SkeletonOptions) -> Result<Skeleton>
-    where
-        I: IntoIterator<Item = T>,
-        T: AsRef<[u8]>,
-    {
-        Self::with_domains(ids.into_iter().map(|id| (id, 1.0, None::<&[u8]>)), options)
-    }
-
-    /// A skeleton of `(id, weight)` nodes.
-    pub fn with_weights<I, T>(nodes: I, options: SkeletonOptions) -> Result<Skeleton>
-    where
-        I: IntoIterator<Item = (T, f64)>,
-        T: AsRef<[u8]>,
-    {
-        Self::with_domains(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), options)
-    }
-
-    /// A skeleton of `(id, weight, domain)` nodes.
-    pub fn with_domains<I, T, D>(nodes: I, options: SkeletonOptions) -> Result<Skeleton>
-    where
-        I: IntoIterator<Item = (T, f64, Option<D>)>,
-        T: AsRef<[u8]>,
-        D: AsRef<[u8]>,
-    {
-        let members = members_of(nodes, &options.set)?;
+impl SkeletonSnapshot {
+    /// A skeleton over `members`, its tree built from scratch.
+    pub(crate) fn build(members: Members, options: SkeletonOptions) -> Result<SkeletonSnapshot> {
         let shape = options.shape.unwrap_or_else(|| SkeletonShape::for_nodes(members.len()));
         let mut snap = SkeletonSnapshot {
             members,
@@ -104,165 +70,36 @@ impl Skeleton {
             },
         };
         snap.rebuild()?;
-        Ok(Skeleton {
-            current: ArcSwap::from_pointee(snap),
-            writer: Mutex::new(()),
-        })
+        Ok(snap)
     }
 
-    /// The current snapshot, without touching a reference count.
-    #[inline]
-    pub fn load(&self) -> Guard<Arc<SkeletonSnapshot>> {
-        self.current.load()
-    }
-    /// The current snapshot, shared.
-    #[inline]
-    pub fn snapshot(&self) -> Arc<SkeletonSnapshot> {
-        self.current.load_full()
-    }
-    /// How many nodes the current snapshot has.
-    pub fn len(&self) -> usize {
-        self.load().len()
-    }
-    /// Whether the current snapshot has no nodes.
-    pub fn is_empty(&self) -> bool {
-        self.load().is_empty()
-    }
-    /// The owner of `key` in the current snapshot, as an owned id.
-    pub fn owner(&self, key: &[u8]) -> Result<Vec<u8>> {
-        Ok(self.load().owner(key)?.id().to_vec())
-    }
-
-    /// Adds a node.
-    pub fn add(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.change(Change::Add {
-            id: id.as_ref(),
-            weight,
-            domain: None,
-        })
-    }
-    /// Adds a node in a failure domain.
-    pub fn add_in_domain(&self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
-        self.change(Change::Add {
-            id: id.as_ref(),
-            weight,
-            domain: Some(domain.as_ref()),
-        })
-    }
-    /// Removes a node.
-    pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
-        self.change(Change::Remove { id: id.as_ref() })
-    }
-    /// Changes a node's weight (0 drains it).
-    pub fn set_weight(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.change(Change::SetWeight {
-            id: id.as_ref(),
-            weight,
-        })
-    }
-    /// Sets or clears a node's failure domain.
-    pub fn set_domain(&self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
-        self.change(Change::SetDomain {
-            id: id.as_ref(),
-            domain,
-        })
-    }
-    /// Applies several changes as one: readers see all of them or none.
-    pub fn update(&self, f: impl FnOnce(&mut SkeletonUpdate<'_>) -> Result<()>) -> Result<()> {
-        self.publish(|s| {
-            f(&mut SkeletonUpdate {
-                members: &mut s.members,
-            })
-        })
-    }
-
-    /// One change, patched into a copy of the tree along the changed node's path.
-    fn change(&self, change: Change<'_>) -> Result<()> {
-        // A poisoned lock only means another writer panicked before publishing.
-        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        let current = self.current.load_full();
-        let mut next = current.try_clone()?;
+    /// `self` with one change, patched along the changed node's path.
+    pub(crate) fn changed(&self, change: Change<'_>) -> Result<SkeletonSnapshot> {
+        let mut next = self.try_clone()?;
         let removed_hash = match change {
             Change::Remove { id } => next.members.index_of(id).map(|i| next.members.hashes()[i as usize]),
             _ => None,
         };
         // `apply` seals the members; only the generation is left to set.
         let applied = apply(&mut next.members, change)?;
-        next.members.set_generation(current.generation() + 1);
+        next.members.set_generation(self.members.generation() + 1);
         if !next.patch(applied, removed_hash)? {
             debug_assert!(false, "the tree disagreed with its members");
             next.rebuild()?;
         }
         // The summary does not depend on the order of the weights.
         next.sorted_summary = next.members.summary();
-        self.current.store(Arc::new(next));
-        Ok(())
+        Ok(next)
     }
 
-    /// Several changes, then the tree built from scratch once.
-    fn publish(&self, f: impl FnOnce(&mut SkeletonSnapshot) -> Result<()>) -> Result<()> {
-        // A poisoned lock only means another writer panicked before publishing.
-        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        let current = self.current.load_full();
-        let mut next = current.try_clone()?;
-        f(&mut next)?;
-        next.members.seal(current.generation() + 1)?;
+    /// `self` with several membership changes (made by `f` on the members),
+    /// then the tree built from scratch once.
+    pub(crate) fn updated(&self, f: impl FnOnce(&mut Members) -> Result<()>) -> Result<SkeletonSnapshot> {
+        let mut next = self.try_clone()?;
+        f(&mut next.members)?;
+        next.members.seal(self.members.generation() + 1)?;
         next.rebuild()?;
-        self.current.store(Arc::new(next));
-        Ok(())
-    }
-}
-
-/// Several changes applied together by [`Skeleton::update`]; the tree is
-/// rebuilt once at the end.
-pub struct SkeletonUpdate<'a> {
-    members: &'a mut Snapshot,
-}
-
-impl SkeletonUpdate<'_> {
-    /// Adds a node.
-    pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        let id = id.as_ref();
-        apply(
-            self.members,
-            Change::Add {
-                id,
-                weight,
-                domain: None,
-            },
-        )
-        .map(|_| ())
-    }
-    /// Adds a node in a failure domain.
-    pub fn add_in_domain(&mut self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
-        let (id, domain) = (id.as_ref(), Some(domain.as_ref()));
-        apply(self.members, Change::Add { id, weight, domain }).map(|_| ())
-    }
-    /// Removes a node.
-    pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {
-        apply(self.members, Change::Remove { id: id.as_ref() }).map(|_| ())
-    }
-    /// Changes a node's weight.
-    pub fn set_weight(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        apply(
-            self.members,
-            Change::SetWeight {
-                id: id.as_ref(),
-                weight,
-            },
-        )
-        .map(|_| ())
-    }
-    /// Sets or clears a node's failure domain.
-    pub fn set_domain(&mut self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
-        apply(
-            self.members,
-            Change::SetDomain {
-                id: id.as_ref(),
-                domain,
-            },
-        )
-        .map(|_| ())
+        Ok(next)
     }
 }
 
@@ -341,7 +178,7 @@ impl SkeletonSnapshot {
     }
 
     /// The membership (ids, weights, domains, flat lookups).
-    pub fn members(&self) -> &Snapshot {
+    pub fn members(&self) -> &Members {
         &self.members
     }
     /// The tree's shape.
@@ -358,9 +195,7 @@ impl SkeletonSnapshot {
             + self.group_inv_weights.len() * 8
     }
 
-    // ---- the membership, as on [`Snapshot`] ----
-
-    crate::delegate::delegate_membership!();
+    // ---- the membership, as on [`Members`] ----
 
     // ---- lookups ----
 
@@ -368,7 +203,7 @@ impl SkeletonSnapshot {
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
         let i = self.owner_index(key)?;
-        Ok(self.node(i).expect("the tree holds indices of this snapshot"))
+        Ok(self.members.node(i).expect("the tree holds indices of this snapshot"))
     }
     /// The owner's index.
     #[inline]
@@ -378,7 +213,7 @@ impl SkeletonSnapshot {
     /// The first `out.len()` nodes of the key's skeleton ranking (children in
     /// race order, depth first); returns how many.
     pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.members.eligible())];
         let n = self.view().top_k(key, &mut ranks);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
             *o = r.index;
@@ -387,20 +222,20 @@ impl SkeletonSnapshot {
     }
     /// [`SkeletonSnapshot::top_k_into`] as nodes.
     pub fn top_k(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
-        let mut idx = vec![0u32; k.min(self.eligible())];
+        let mut idx = vec![0u32; k.min(self.members.eligible())];
         let n = self.top_k_into(key, &mut idx);
         self.members.nodes_of(&idx[..n])
     }
     /// The key's full skeleton ranking.
     pub fn rank(&self, key: &[u8]) -> Vec<Node<'_>> {
-        self.top_k(key, self.eligible())
+        self.top_k(key, self.members.eligible())
     }
     /// At most one node per failure domain, `firstn` over the skeleton ranking.
     pub fn top_k_distinct_into(&self, key: &[u8], out: &mut [u32]) -> usize {
         let Some(domains) = self.members.domain_ids() else {
             return self.top_k_into(key, out);
         };
-        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.members.eligible())];
         let kh = self.members.hashing().key_hash(key);
         let n = self.view().top_k_distinct_of_hash(kh, domains, &mut ranks).unwrap_or(0);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
@@ -410,7 +245,7 @@ impl SkeletonSnapshot {
     }
     /// [`SkeletonSnapshot::top_k_distinct_into`] as nodes.
     pub fn top_k_distinct(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
-        let mut idx = vec![0u32; k.min(self.eligible())];
+        let mut idx = vec![0u32; k.min(self.members.eligible())];
         let n = self.top_k_distinct_into(key, &mut idx);
         self.members.nodes_of(&idx[..n])
     }

@@ -1,22 +1,16 @@
 //! The owned partition table: O(1) lookups, exact HRW per partition,
 //! incremental rebuilds, lock-free readers (SPEC.md §10).
 
-use std::sync::{Arc, Mutex};
-
-use arc_swap::{ArcSwap, Guard};
 use longstraw::partition::{self, default_partition_bits};
-use longstraw::{Backend, KeyOffset, PackedKeys, PartitionTable, Placement, Ranked};
+use longstraw::{KeyOffset, PackedKeys, PartitionTable, Ranked};
 
+use crate::change::{apply, Applied, Change};
 use crate::error::Result;
-use crate::membership::{apply, members_of, Applied, Change};
-use crate::snapshot::{Node, Snapshot};
-use crate::Options;
+use crate::members::{Members, Node};
 
-/// How a [`Table`] is shaped. The shape is fixed for the table's lifetime.
+/// How a table-mode set is shaped. The shape is fixed for the set's lifetime.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableOptions {
-    /// Seed, placement version and backend, as for [`crate::Rendezvous`].
-    pub set: Options,
     /// `P = 2^bits` partitions; `None` picks
     /// [`longstraw::partition::default_partition_bits`] of the initial node
     /// count (pass it explicitly for a fleet that starts small and grows).
@@ -38,7 +32,6 @@ pub struct TableOptions {
 impl Default for TableOptions {
     fn default() -> Self {
         TableOptions {
-            set: Options::default(),
             partition_bits: None,
             replicas: 1,
             distinct_domains: false,
@@ -47,21 +40,15 @@ impl Default for TableOptions {
     }
 }
 
-/// A partition table that many threads read while others change it.
+/// One immutable membership with its partition rows: a table-mode
+/// [`crate::Snapshot`]'s mode-specific part ([`crate::Snapshot::as_table`]).
 ///
 /// A key's owner is the owner of its partition (the top `bits` bits of its
 /// key hash); each partition is placed by placement v1 HRW. Removing a node
 /// moves exactly its partitions; adding one moves only the partitions it wins.
-#[derive(Debug)]
-pub struct Table {
-    current: ArcSwap<TableSnapshot>,
-    writer: Mutex<()>,
-}
-
-/// One immutable membership with its partition rows.
 #[derive(Clone, Debug)]
 pub struct TableSnapshot {
-    members: Snapshot,
+    members: Members,
     bits: u8,
     replicas: usize,
     distinct: bool,
@@ -72,47 +59,8 @@ pub struct TableSnapshot {
 }
 
 impl TableSnapshot {
-    /// A copy to change; the rows (caller-sized) are copied fallibly.
-    fn try_clone(&self) -> Result<TableSnapshot> {
-        Ok(TableSnapshot {
-            members: self.members.try_clone()?,
-            bits: self.bits,
-            replicas: self.replicas,
-            distinct: self.distinct,
-            balance: self.balance,
-            rows: crate::alloc::copied(&self.rows)?,
-            plain: crate::alloc::copied(&self.plain)?,
-        })
-    }
-}
-
-impl Table {
-    /// A table of nodes with weight 1.
-    pub fn new<I, T>(ids: I, options: TableOptions) -> Result<Table>
-    where
-        I: IntoIterator<Item = T>,
-        T: AsRef<[u8]>,
-    {
-        Self::with_domains(ids.into_iter().map(|id| (id, 1.0, None::<&[u8]>)), options)
-    }
-
-    /// A table of `(id, weight)` nodes.
-    pub fn with_weights<I, T>(nodes: I, options: TableOptions) -> Result<Table>
-    where
-        I: IntoIterator<Item = (T, f64)>,
-        T: AsRef<[u8]>,
-    {
-        Self::with_domains(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), options)
-    }
-
-    /// A table of `(id, weight, domain)` nodes.
-    pub fn with_domains<I, T, D>(nodes: I, options: TableOptions) -> Result<Table>
-    where
-        I: IntoIterator<Item = (T, f64, Option<D>)>,
-        T: AsRef<[u8]>,
-        D: AsRef<[u8]>,
-    {
-        let members = members_of(nodes, &options.set)?;
+    /// A table over `members`, its rows built from scratch.
+    pub(crate) fn build(members: Members, options: TableOptions) -> Result<TableSnapshot> {
         let bits = options
             .partition_bits
             .unwrap_or_else(|| default_partition_bits(members.len()));
@@ -135,133 +83,25 @@ impl Table {
             },
         };
         snap.rebuild()?;
-        Ok(Table {
-            current: ArcSwap::from_pointee(snap),
-            writer: Mutex::new(()),
+        Ok(snap)
+    }
+
+    /// A copy to change; the rows (caller-sized) are copied fallibly.
+    pub(crate) fn try_clone(&self) -> Result<TableSnapshot> {
+        Ok(TableSnapshot {
+            members: self.members.try_clone()?,
+            bits: self.bits,
+            replicas: self.replicas,
+            distinct: self.distinct,
+            balance: self.balance,
+            rows: crate::alloc::copied(&self.rows)?,
+            plain: crate::alloc::copied(&self.plain)?,
         })
     }
 
-    /// The current snapshot, without touching a reference count.
-    #[inline]
-    pub fn load(&self) -> Guard<Arc<TableSnapshot>> {
-        self.current.load()
-    }
-    /// The current snapshot, shared.
-    #[inline]
-    pub fn snapshot(&self) -> Arc<TableSnapshot> {
-        self.current.load_full()
-    }
-    /// How many nodes the current snapshot has.
-    pub fn len(&self) -> usize {
-        self.load().len()
-    }
-    /// Whether the current snapshot has no nodes.
-    pub fn is_empty(&self) -> bool {
-        self.load().is_empty()
-    }
-    /// The owner of `key` in the current snapshot, as an owned id.
-    pub fn owner(&self, key: &[u8]) -> Result<Vec<u8>> {
-        Ok(self.load().owner(key)?.id().to_vec())
-    }
-
-    /// Adds a node; re-ranks only the partitions it enters.
-    pub fn add(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.change(|t| {
-            t.apply(Change::Add {
-                id: id.as_ref(),
-                weight,
-                domain: None,
-            })
-        })
-    }
-    /// Adds a node in a failure domain.
-    pub fn add_in_domain(&self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
-        self.change(|t| {
-            t.apply(Change::Add {
-                id: id.as_ref(),
-                weight,
-                domain: Some(domain.as_ref()),
-            })
-        })
-    }
-    /// Removes a node; re-ranks only the partitions that listed it.
-    pub fn remove(&self, id: impl AsRef<[u8]>) -> Result<()> {
-        self.change(|t| t.apply(Change::Remove { id: id.as_ref() }))
-    }
-    /// Changes a node's weight (0 drains it); re-ranks only partitions it enters, leaves or moves in.
-    pub fn set_weight(&self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.change(|t| {
-            t.apply(Change::SetWeight {
-                id: id.as_ref(),
-                weight,
-            })
-        })
-    }
-    /// Sets or clears a node's failure domain (a full rebuild when the table keeps distinct domains).
-    pub fn set_domain(&self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
-        self.change(|t| {
-            t.apply(Change::SetDomain {
-                id: id.as_ref(),
-                domain,
-            })
-        })
-    }
-    /// Applies several changes as one: readers see all of them or none.
-    pub fn update(&self, f: impl FnOnce(&mut TableUpdate<'_>) -> Result<()>) -> Result<()> {
-        self.change(|t| f(&mut TableUpdate { snap: t }))
-    }
-
-    fn change(&self, f: impl FnOnce(&mut TableSnapshot) -> Result<()>) -> Result<()> {
-        // A poisoned lock only means another writer panicked before publishing.
-        let _w = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        let current = self.current.load_full();
-        let mut next = current.try_clone()?;
-        f(&mut next)?;
-        next.members.seal(current.generation() + 1)?;
-        self.current.store(Arc::new(next));
-        Ok(())
-    }
-}
-
-/// Several changes applied together by [`Table::update`].
-pub struct TableUpdate<'a> {
-    snap: &'a mut TableSnapshot,
-}
-
-impl TableUpdate<'_> {
-    /// Adds a node.
-    pub fn add(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.snap.apply(Change::Add {
-            id: id.as_ref(),
-            weight,
-            domain: None,
-        })
-    }
-    /// Adds a node in a failure domain.
-    pub fn add_in_domain(&mut self, id: impl AsRef<[u8]>, weight: f64, domain: impl AsRef<[u8]>) -> Result<()> {
-        self.snap.apply(Change::Add {
-            id: id.as_ref(),
-            weight,
-            domain: Some(domain.as_ref()),
-        })
-    }
-    /// Removes a node.
-    pub fn remove(&mut self, id: impl AsRef<[u8]>) -> Result<()> {
-        self.snap.apply(Change::Remove { id: id.as_ref() })
-    }
-    /// Changes a node's weight.
-    pub fn set_weight(&mut self, id: impl AsRef<[u8]>, weight: f64) -> Result<()> {
-        self.snap.apply(Change::SetWeight {
-            id: id.as_ref(),
-            weight,
-        })
-    }
-    /// Sets or clears a node's failure domain.
-    pub fn set_domain(&mut self, id: impl AsRef<[u8]>, domain: Option<&[u8]>) -> Result<()> {
-        self.snap.apply(Change::SetDomain {
-            id: id.as_ref(),
-            domain,
-        })
+    /// Seals a changed copy as generation `generation`.
+    pub(crate) fn seal(&mut self, generation: u64) -> Result<()> {
+        self.members.seal(generation)
     }
 }
 
@@ -324,7 +164,7 @@ impl TableSnapshot {
         })
     }
 
-    fn apply(&mut self, change: Change<'_>) -> Result<()> {
+    pub(crate) fn apply(&mut self, change: Change<'_>) -> Result<()> {
         let applied = apply(&mut self.members, change)?;
         let Some(balance) = self.balance else {
             return self.patch_plain(applied);
@@ -379,7 +219,7 @@ impl TableSnapshot {
     // ---- shape ----
 
     /// The membership (ids, weights, domains, flat lookups).
-    pub fn members(&self) -> &Snapshot {
+    pub fn members(&self) -> &Members {
         &self.members
     }
     /// Partition bits: `P = 2^bits`.
@@ -418,9 +258,7 @@ impl TableSnapshot {
         self.rows.len() * 4
     }
 
-    // ---- the membership, as on [`Snapshot`] ----
-
-    crate::delegate::delegate_membership!();
+    // ---- the membership, as on [`Members`] ----
 
     // ---- lookups ----
 
@@ -428,7 +266,7 @@ impl TableSnapshot {
     #[inline]
     pub fn owner(&self, key: &[u8]) -> Result<Node<'_>> {
         let i = self.owner_index(key)?;
-        Ok(self.node(i).expect("rows hold indices of this snapshot"))
+        Ok(self.members.node(i).expect("rows hold indices of this snapshot"))
     }
     /// The owner's index. O(1).
     #[inline]
@@ -455,13 +293,13 @@ impl TableSnapshot {
     }
     /// [`TableSnapshot::top_k_into`] as nodes.
     pub fn top_k(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
-        let mut idx = vec![0u32; k.min(self.eligible())];
+        let mut idx = vec![0u32; k.min(self.members.eligible())];
         let n = self.top_k_into(key, &mut idx);
         self.members.nodes_of(&idx[..n])
     }
     /// The partition's full ranking.
     pub fn rank(&self, key: &[u8]) -> Vec<Node<'_>> {
-        self.top_k(key, self.eligible())
+        self.top_k(key, self.members.eligible())
     }
     /// At most one node per failure domain, `firstn` over the partition's
     /// ranking (fewer when fewer domains have an eligible node). A table read
@@ -489,7 +327,7 @@ impl TableSnapshot {
             return n;
         }
         let kh = self.members.hashing().partition_key_hash(self.partition(key));
-        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.eligible())];
+        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.members.eligible())];
         let n = longstraw::domains::top_k_distinct_of_hash(&self.members.table(), kh, domains, &mut ranks).unwrap_or(0);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
             *o = r.index;
@@ -498,7 +336,7 @@ impl TableSnapshot {
     }
     /// [`TableSnapshot::top_k_distinct_into`] as nodes.
     pub fn top_k_distinct(&self, key: &[u8], k: usize) -> Vec<Node<'_>> {
-        let mut idx = vec![0u32; k.min(self.eligible())];
+        let mut idx = vec![0u32; k.min(self.members.eligible())];
         let n = self.top_k_distinct_into(key, &mut idx);
         self.members.nodes_of(&idx[..n])
     }
@@ -520,7 +358,7 @@ impl TableSnapshot {
 }
 
 /// The first `out.len()` nodes of the flat ranking of a key hash.
-fn rank_flat(members: &Snapshot, kh: u64, out: &mut [u32]) -> usize {
+fn rank_flat(members: &Members, kh: u64, out: &mut [u32]) -> usize {
     let mut ranks = vec![Ranked::EMPTY; out.len().min(members.eligible())];
     let n = members.table().top_k_of_hash(kh, &mut ranks);
     for (o, r) in out.iter_mut().zip(&ranks[..n]) {

@@ -12,9 +12,9 @@ use longstraw::skeleton::group_hash;
 use longstraw::{Group, TableSummary};
 
 use super::SkeletonSnapshot;
+use crate::change::Applied;
 use crate::column::Column;
 use crate::error::Result;
-use crate::membership::Applied;
 
 /// How a change moved the sorted node positions at or after `at`.
 #[derive(Clone, Copy, Debug)]

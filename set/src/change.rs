@@ -1,7 +1,7 @@
-//! One membership change, shared by every owned structure (flat, table, skeleton).
+//! One membership change, applied the same way by every mode (flat, table, skeleton).
 
 use crate::error::{Error, Result};
-use crate::snapshot::Snapshot;
+use crate::members::Members;
 
 /// A membership change, applied to a private copy of a snapshot.
 #[derive(Clone, Copy, Debug)]
@@ -34,7 +34,7 @@ pub(crate) enum Applied {
 }
 
 /// Applies `change` to `members` and re-seals it (same generation).
-pub(crate) fn apply(members: &mut Snapshot, change: Change<'_>) -> Result<Applied> {
+pub(crate) fn apply(members: &mut Members, change: Change<'_>) -> Result<Applied> {
     let generation = members.generation();
     let applied = match change {
         Change::Add { id, weight, domain } => {
@@ -67,8 +67,19 @@ pub(crate) fn apply(members: &mut Snapshot, change: Change<'_>) -> Result<Applie
     Ok(applied)
 }
 
+/// Applies `change` to `members` without sealing it: for several changes
+/// sealed once at the end.
+pub(crate) fn apply_unsealed(members: &mut Members, change: Change<'_>) -> Result<()> {
+    match change {
+        Change::Add { id, weight, domain } => members.push_in_domain(id, weight, domain),
+        Change::Remove { id } => members.remove(id),
+        Change::SetWeight { id, weight } => members.set_weight(id, weight),
+        Change::SetDomain { id, domain } => members.set_domain(id, domain),
+    }
+}
+
 /// Builds a sealed membership from `(id, weight, domain)` triples.
-pub(crate) fn members_of<I, T, D>(nodes: I, options: &crate::Options) -> Result<Snapshot>
+pub(crate) fn members_of<I, T, D>(nodes: I, options: &crate::Options) -> Result<Members>
 where
     I: IntoIterator<Item = (T, f64, Option<D>)>,
     T: AsRef<[u8]>,
@@ -78,5 +89,5 @@ where
         Some(b) => b,
         None => crate::backend_env::backend_from_env()?,
     };
-    Snapshot::build(options.hashing()?, options.placement, backend, nodes)
+    Members::build(options.hashing()?, options.placement, backend, nodes)
 }
