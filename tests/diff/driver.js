@@ -2,7 +2,7 @@
 // Node driver: runs the cases through bindings/node, as Buffers and as strings.
 const fs = require('node:fs')
 const path = require('node:path')
-const { Rendezvous } = require(path.join(__dirname, '../../bindings/node'))
+const {  } = require(path.join(__dirname, '../../bindings/node'))
 
 const CLASSES = {
   ERR_LONGSTRAW_INVALID_NODE_ID: 'invalid_node_id',
@@ -39,7 +39,7 @@ function run (out, form, set) {
   try {
     for (const [id, weight, domain] of set.nodes) {
       if (domain === null) r.add(convert(id), weight)
-      else r.addInDomain(convert(id), convert(domain), weight)
+      else r.addInDomain(convert(id), weight, convert(domain))
     }
   } catch (e) {
     out.push(`${form} ${set.no} BUILD ${errorClass(e)}`)

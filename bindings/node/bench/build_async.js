@@ -5,7 +5,7 @@
 // fired during the build and the longest gap between two turns of the event loop.
 //
 //   node bindings/node/bench/build_async.js [nodes...]
-const { Table, backend } = require('..')
+const { Rendezvous, backend } = require('..')
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 const SIZES = sizes.length ? sizes : [1000, 3000]
@@ -41,8 +41,8 @@ async function main () {
   for (const n of SIZES) {
     const ids = Array.from({ length: n }, (_, i) => `node-${i}`)
     const rows = [
-      ['new Table', () => Promise.resolve(new Table(ids))],
-      ['Table.create', () => Table.create(ids)]
+      ['new Table', () => Promise.resolve(Rendezvous.table(ids))],
+      ['Table.create', () => Rendezvous.tableAsync(ids)]
     ]
     for (const [name, build] of rows) {
       const r = await measure(build)

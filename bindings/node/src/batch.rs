@@ -10,12 +10,14 @@ use napi::sys;
 use crate::alloc;
 use crate::error::{JsErr, Res};
 use crate::lookup;
-use crate::modes::Shared;
+use std::sync::Arc;
+
 use crate::node_api::args::{self, OffsetsRef};
 use crate::node_api::out::Raw;
 use crate::node_api::strings::KeyBuf;
 use crate::node_api::{out, Cx};
 use crate::snapshot::Snapshot;
+use longstraw_set::Snapshot as SetSnapshot;
 
 /// What the promise resolves to.
 #[derive(Clone, Copy)]
@@ -30,7 +32,7 @@ pub enum Answer {
 
 /// One batch: keys packed as bytes + offsets, copied from JavaScript.
 pub struct OwnersTask {
-    snap: Shared,
+    snap: Arc<SetSnapshot>,
     bytes: Vec<u8>,
     offsets: Vec<u64>,
     answer: Answer,
@@ -40,7 +42,7 @@ pub struct OwnersTask {
 }
 
 impl OwnersTask {
-    fn failed(snap: Shared, answer: Answer, e: JsErr) -> OwnersTask {
+    fn failed(snap: Arc<SetSnapshot>, answer: Answer, e: JsErr) -> OwnersTask {
         OwnersTask {
             snap,
             bytes: Vec::new(),
@@ -53,7 +55,7 @@ impl OwnersTask {
     /// From `(bytes, offsets)` typed arrays.
     pub fn packed(
         cx: Cx,
-        snap: Shared,
+        snap: Arc<SetSnapshot>,
         bytes: sys::napi_value,
         offsets: sys::napi_value,
         answer: Answer,
@@ -91,7 +93,7 @@ impl OwnersTask {
     }
 
     /// From an array of keys (strings, Buffers, Uint8Arrays).
-    pub fn keys(cx: Cx, snap: Shared, keys: sys::napi_value) -> OwnersTask {
+    pub fn keys(cx: Cx, snap: Arc<SetSnapshot>, keys: sys::napi_value) -> OwnersTask {
         let read = || -> Res<(Vec<u8>, Vec<u64>)> {
             let items = args::array(cx, keys, &|| "keys".into())?;
             let mut buf = KeyBuf::default();
@@ -119,13 +121,13 @@ impl OwnersTask {
     fn run(&self) -> Res<Vec<u32>> {
         let keys = PackedKeys::new(&self.bytes, &self.offsets)?;
         let mut out = alloc::filled(keys.len(), 0u32, "owner indices")?;
-        self.snap.view().owners_into(&keys, &mut out)?;
+        self.snap.owners_into(&keys, &mut out)?;
         Ok(out)
     }
 
     fn answer(&self, cx: Cx, env: &Env, indices: &[u32]) -> Res<sys::napi_value> {
         match self.answer {
-            Answer::Ids => lookup::ids_of(cx, self.snap.view(), indices),
+            Answer::Ids => lookup::ids_of(cx, &self.snap, indices),
             Answer::Indices => {
                 let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);

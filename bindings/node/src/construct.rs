@@ -1,7 +1,8 @@
-//! Reading `(nodes, options)` for the `Rendezvous`, `Table` and `Skeleton`
-//! constructors: the options they share, and the ones each adds.
+//! Reading `(nodes, options)` for `new Rendezvous` (flat),
+//! `Rendezvous.table`, `Rendezvous.skeleton` and `BoundedLoad`: the options
+//! they share, and the ones each mode adds.
 
-use longstraw_set::Options;
+use longstraw_set::{Mode, ModeOptions, Options, SkeletonOptions, SkeletonShape, TableOptions};
 use napi::sys;
 
 use crate::alloc;
@@ -58,9 +59,8 @@ pub fn read(
     };
     let known: Vec<&str> = SHARED_OPTIONS.iter().chain(extra).copied().collect();
     if let Some(options) = args::options(cx, options, &known)? {
-        let seed = args::seed(cx, args::get(cx, options, c"seed")?)?;
-        out.set.seed = seed.unwrap_or(0);
-        crate::keyed::read_secret(cx, args::get(cx, options, c"secret")?, seed.is_some(), &mut out.set)?;
+        out.set.seed = args::seed(cx, args::get(cx, options, c"seed")?)?;
+        crate::keyed::read_secret(cx, args::get(cx, options, c"secret")?, &mut out.set)?;
         out.set.placement = args::placement(cx, args::get(cx, options, c"placement")?)?;
         read_weights(cx, args::get(cx, options, c"weights")?, &mut out)?;
         read_domains(cx, args::get(cx, options, c"domains")?, &mut out)?;
@@ -106,5 +106,58 @@ fn read_domains(cx: Cx, d: sys::napi_value, out: &mut Nodes) -> Res<()> {
         alloc::push(&mut labels, label, "domain labels")?;
     }
     out.domains = Some(labels);
+    Ok(())
+}
+
+/// The options only a table-mode set takes.
+const TABLE_OPTIONS: [&str; 4] = ["balance", "bits", "replicas", "distinctDomains"];
+/// The options only a skeleton-mode set takes.
+const SKELETON_OPTIONS: [&str; 2] = ["fanoutBits", "levels"];
+
+/// Reads `(nodes, options)` for a set of `mode`: the nodes, the shared
+/// options and the mode's own.
+pub fn read_set(cx: Cx, nodes: sys::napi_value, options: sys::napi_value, mode: Mode) -> Res<(Nodes, ModeOptions)> {
+    let mut shape = match mode {
+        Mode::Flat => ModeOptions::Flat,
+        Mode::Table => ModeOptions::Table(TableOptions::default()),
+        Mode::Skeleton => ModeOptions::Skeleton(SkeletonOptions::default()),
+    };
+    let extra: &[&str] = match mode {
+        Mode::Flat => &[],
+        Mode::Table => &TABLE_OPTIONS,
+        Mode::Skeleton => &SKELETON_OPTIONS,
+    };
+    let given = read(cx, nodes, options, extra, |o| match &mut shape {
+        ModeOptions::Flat => Ok(()),
+        ModeOptions::Table(t) => read_table(cx, o, t),
+        ModeOptions::Skeleton(k) => read_skeleton(cx, o, k),
+    })?;
+    Ok((given, shape))
+}
+
+fn read_table(cx: Cx, o: sys::napi_value, t: &mut TableOptions) -> Res<()> {
+    t.partition_bits = args::param(cx, args::get(cx, o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
+    if let Some(r) = args::param(cx, args::get(cx, o, c"replicas")?, "replicas", u32::MAX)? {
+        t.replicas = r as usize;
+    }
+    t.distinct_domains = args::flag(cx, args::get(cx, o, c"distinctDomains")?, "distinctDomains")?;
+    t.balance = crate::balance::balance_option(cx, args::get(cx, o, c"balance")?)?;
+    Ok(())
+}
+
+fn read_skeleton(cx: Cx, o: sys::napi_value, k: &mut SkeletonOptions) -> Res<()> {
+    let fanout_bits = args::param(cx, args::get(cx, o, c"fanoutBits")?, "fanoutBits", u8::MAX.into())?;
+    let levels = args::param(cx, args::get(cx, o, c"levels")?, "levels", u8::MAX.into())?;
+    k.shape = match (fanout_bits, levels) {
+        (None, None) => None,
+        (Some(f), Some(l)) => Some(SkeletonShape::new(f as u8, l as u8).map_err(JsErr::from)?),
+        _ => {
+            return Err(JsErr::new(
+                Kind::Range,
+                codes::INVALID_PARAMETER,
+                "options.fanoutBits and options.levels go together: give both or neither",
+            ))
+        }
+    };
     Ok(())
 }

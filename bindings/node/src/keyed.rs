@@ -6,7 +6,7 @@
 //! its content, since a hex string or a number given by mistake is the
 //! secret itself.
 
-use longstraw_set::{Hashing, Options, Secret};
+use longstraw_set::{Options, Secret};
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
@@ -15,9 +15,9 @@ use crate::node_api::{args, Cx};
 
 const EXPECTED: &str = "a Buffer or Uint8Array of 16 random bytes";
 
-/// Reads `options.secret` into `set`. `seed_given` says whether
-/// `options.seed` was present: a secret excludes any seed, even 0.
-pub fn read_secret(cx: Cx, v: sys::napi_value, seed_given: bool, set: &mut Options) -> Res<()> {
+/// Reads `options.secret` into `set`. (A secret excludes any seed, even 0:
+/// `longstraw-set` decides that when the set is built.)
+pub fn read_secret(cx: Cx, v: sys::napi_value, set: &mut Options) -> Res<()> {
     let t = types::type_of(cx, v)?;
     if t == JsType::Undefined {
         return Ok(());
@@ -40,7 +40,6 @@ pub fn read_secret(cx: Cx, v: sys::napi_value, seed_given: bool, set: &mut Optio
         ));
     };
     let secret = Secret::from_bytes(bytes).map_err(|e| JsErr::from(e).context("options.secret"))?;
-    Hashing::select(seed_given.then_some(set.seed), Some(secret)).map_err(JsErr::from)?;
     set.secret = Some(secret);
     Ok(())
 }

@@ -14,15 +14,11 @@ mod external;
 mod keyed;
 mod load_async;
 mod lookup;
-mod members;
 mod membership_file;
-mod modes;
 mod node_api;
 mod rendezvous;
-mod skeleton;
 mod snapshot;
 mod str_batch;
-mod table;
 mod table_build;
 
 use napi::bindgen_prelude::*;
@@ -44,17 +40,20 @@ pub fn backend(env: &Env) -> Result<&'static str> {
 #[napi]
 pub const PLACEMENT: u32 = 1;
 
-/// Installs the per-key methods (see `node_api::methods`) once the classes exist.
+/// Installs the methods and getters that read a snapshot (see
+/// `node_api::methods`) once the classes exist.
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> Result<()> {
-    use node_api::methods::{install, LOOKUPS, SNAPSHOT_LOOKUPS};
+    use node_api::methods::{install, install_getters, LOOKUPS, SNAPSHOT_LOOKUPS};
+    use rendezvous::Rendezvous;
+    use snapshot::Snapshot;
     let (cx, exports) = (node_api::Cx::of(&env), exports.raw());
     node_api::compiled::install(env.raw());
     node_api::receivers::install(env.raw(), exports);
-    install::<rendezvous::Rendezvous>(cx, exports, &LOOKUPS)
-        .and_then(|()| install::<table::Table>(cx, exports, &LOOKUPS))
-        .and_then(|()| install::<skeleton::Skeleton>(cx, exports, &LOOKUPS))
-        .and_then(|()| install::<snapshot::Snapshot>(cx, exports, &LOOKUPS))
-        .and_then(|()| install::<snapshot::Snapshot>(cx, exports, &SNAPSHOT_LOOKUPS))
+    install::<Rendezvous>(cx, exports, &LOOKUPS)
+        .and_then(|()| install::<Snapshot>(cx, exports, &LOOKUPS))
+        .and_then(|()| install::<Snapshot>(cx, exports, &SNAPSHOT_LOOKUPS))
+        .and_then(|()| install_getters::<Rendezvous>(cx, exports))
+        .and_then(|()| install_getters::<Snapshot>(cx, exports))
         .or_throw(&env)
 }

@@ -1,5 +1,5 @@
 //! Membership files (docs/MEMBERSHIP.md) for Node: `Rendezvous.load(path)`,
-//! `Table.load`, `Skeleton.load`, their `loadAsync` forms and
+//! `Rendezvous.loadAsync(path)`, `Rendezvous.loads(data)` and
 //! `.save(path, { secretFile, secretEnv })`. `longstraw-membership` parses,
 //! validates and writes the file for every language, and holds the rule for
 //! naming a keyed set's secret source; this module only converts its errors
@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use longstraw_membership::{Loaded, Membership, SecretSource};
+use longstraw_membership::{Membership, Rendezvous, SecretSource};
 use napi::sys;
 
 use crate::error::{JsErr, Kind, Res};
@@ -22,55 +22,48 @@ fn bad(e: impl std::fmt::Display) -> JsErr {
     JsErr::new(Kind::Error, BAD_FILE, e.to_string())
 }
 
-/// Which class a file is loaded with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wanted {
-    Flat,
-    Table,
-    Skeleton,
-}
-
-impl Wanted {
-    fn class(self) -> &'static str {
-        match self {
-            Wanted::Flat => "Rendezvous",
-            Wanted::Table => "Table",
-            Wanted::Skeleton => "Skeleton",
-        }
-    }
-}
-
 /// A set read from a file, with the secret source the file named (`None`
 /// for an unkeyed file): a keyed set saves it again.
-pub struct FromFile<T> {
-    pub set: T,
+pub struct FromFile {
+    pub set: Rendezvous,
     pub secret_source: Option<SecretSource>,
 }
 
-/// Reads, validates and builds the file at `path` (blocking: it may wait on
-/// a FIFO or a slow disk, so `loadAsync` runs it on the thread pool).
-pub fn load(path: &str, wanted: Wanted) -> Res<FromFile<Loaded>> {
+/// Reads, validates and builds the file at `path`, in the mode it names
+/// (blocking: it may wait on a FIFO or a slow disk, so `loadAsync` runs it
+/// on the thread pool).
+pub fn load(path: &str) -> Res<FromFile> {
     let membership = Membership::read(path).map_err(bad)?;
-    let loaded = membership.build().map_err(|mut e| {
+    let set = membership.build().map_err(|mut e| {
         e.origin = path.to_string();
         bad(e)
     })?;
-    let (found, mode) = match &loaded {
-        Loaded::Flat(_) => (Wanted::Flat, "flat"),
-        Loaded::Table(_) => (Wanted::Table, "table"),
-        Loaded::Skeleton(_) => (Wanted::Skeleton, "skeleton"),
-    };
-    if found != wanted {
-        return Err(bad(format!(
-            "{path}: the file's mode is \"{mode}\"; load it with {}.load, not {}.load",
-            found.class(),
-            wanted.class()
-        )));
-    }
     Ok(FromFile {
-        set: loaded,
+        set,
         secret_source: membership.secret,
     })
+}
+
+/// Parses, validates and builds membership file content (`loads`). A
+/// relative `secret.file` in it is read relative to the current directory.
+pub fn load_bytes(data: &[u8]) -> Res<FromFile> {
+    let membership = Membership::parse_bytes(data, "<data>").map_err(bad)?;
+    let set = membership.build().map_err(bad)?;
+    Ok(FromFile {
+        set,
+        secret_source: membership.secret,
+    })
+}
+
+/// The `data` argument of `loads`: a string (its UTF-8 bytes) or a Buffer
+/// or Uint8Array (the bytes as they are; the parser checks they are UTF-8).
+pub fn data_arg(cx: Cx, v: sys::napi_value) -> Res<Vec<u8>> {
+    let mut buf = crate::node_api::strings::KeyBuf::default();
+    let bytes = args::bytes(cx, v, &mut buf, &|| "data".into())
+        .map_err(|_| args::wrong_type(cx, v, &|| "data".into(), "a string, Buffer or Uint8Array"))?;
+    let mut owned = Vec::new();
+    crate::alloc::extend(&mut owned, bytes, "membership data")?;
+    Ok(owned)
 }
 
 /// The `path` argument of `load`, `loadAsync` and `save`: a string without

@@ -16,11 +16,11 @@ use napi::sys;
 use crate::alloc;
 use crate::error::{codes, JsErr, Kind, Res};
 use crate::lookup;
-use crate::modes::View;
 use crate::node_api::args::{self, Items};
 use crate::node_api::compiled::Compiled;
 use crate::node_api::strings::{self, KeyBuf};
 use crate::node_api::{out, Cx};
+use longstraw_set::Snapshot;
 
 /// Keys read and placed at a time.
 const CHUNK_KEYS: usize = 2048;
@@ -28,7 +28,7 @@ const CHUNK_KEYS: usize = 2048;
 const BYTES_PER_KEY_GUESS: usize = 32;
 
 /// The owner id of each key of the array `keys`, all from `snap`.
-pub fn owners(cx: Cx, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_value> {
+pub fn owners(cx: Cx, snap: &Snapshot, keys: sys::napi_value) -> Res<sys::napi_value> {
     let items = args::array(cx, keys, &|| "keys".into())?;
     // Grown chunk by chunk, so that a huge array with a bad first element
     // fails before anything is allocated for its length.
@@ -65,8 +65,8 @@ pub fn owners(cx: Cx, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_va
 /// The id of each node index, as a new array. Through `gather` when the
 /// batch has at least as many keys as the snapshot has nodes (it reads an
 /// array of every id); otherwise one id per distinct index.
-fn ids(cx: Cx, snap: View<'_>, indices: &[u32], compiled: Option<Compiled>) -> Res<sys::napi_value> {
-    let Some(compiled) = compiled.filter(|_| snap.members().len() <= indices.len()) else {
+fn ids(cx: Cx, snap: &Snapshot, indices: &[u32], compiled: Option<Compiled>) -> Res<sys::napi_value> {
+    let Some(compiled) = compiled.filter(|_| snap.len() <= indices.len()) else {
         return lookup::ids_of(cx, snap, indices);
     };
     let ids = lookup::nodes(cx, snap)?;

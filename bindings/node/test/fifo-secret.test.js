@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
-const { Rendezvous, Table, Skeleton } = require('..')
+const { Rendezvous } = require('..')
 
 const HEX = '5d1c0a7e93b24f68a1e0c7d9b3a45f21'
 const NODES = ['a', 'b', 'c', 'd', 'e']
@@ -22,14 +22,14 @@ function writeOnce (fifo, text) {
   return new Promise((resolve) => writer.on('exit', (code) => resolve(code)))
 }
 
-test('a keyed file whose secret is in a FIFO loads with load(), in every mode', { skip: !hasMkfifo }, async () => {
+test('a keyed file whose secret is in a FIFO loads with load(), in every mode, and with loads()', { skip: !hasMkfifo }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'longstraw-fifo-'))
   try {
     const secret = Buffer.from(HEX, 'hex')
     const modes = [
       ['flat', '', () => new Rendezvous(NODES, { secret }), (f) => Rendezvous.load(f)],
-      ['table', '\n[table]\nbits = 6\n', () => new Table(NODES, { secret, bits: 6 }), (f) => Table.load(f)],
-      ['skeleton', '\n[skeleton]\nfanout_bits = 1\nlevels = 2\n', () => new Skeleton(NODES, { secret, fanoutBits: 1, levels: 2 }), (f) => Skeleton.load(f)]
+      ['table', '\n[table]\nbits = 6\n', () => Rendezvous.table(NODES, { secret, bits: 6 }), (f) => Rendezvous.load(f)],
+      ['skeleton', '\n[skeleton]\nfanout_bits = 1\nlevels = 2\n', () => Rendezvous.skeleton(NODES, { secret, fanoutBits: 1, levels: 2 }), (f) => Rendezvous.load(f)]
     ]
     for (const [mode, shape, expected, load] of modes) {
       const fifo = path.join(dir, `${mode}.secret`)
@@ -45,6 +45,14 @@ test('a keyed file whose secret is in a FIFO loads with load(), in every mode', 
       assert.deepEqual(KEYS.map((k) => set.owner(k)), KEYS.map((k) => want.owner(k)), mode)
       assert.deepEqual(set.rank('x'), want.rank('x'), mode)
     }
+    // The same through loads(data): a secret.file path in the content (absolute here) names the FIFO.
+    const fifo = path.join(dir, 'loads.secret')
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0)
+    const written = writeOnce(fifo, HEX + '\n')
+    const set = Rendezvous.loads(`format = 1\nmode = "flat"\n\n[secret]\nfile = ${JSON.stringify(fifo)}\n${nodesToml}`)
+    assert.equal(await written, 0)
+    const want = new Rendezvous(NODES, { secret })
+    assert.deepEqual(KEYS.map((k) => set.owner(k)), KEYS.map((k) => want.owner(k)))
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -5,14 +5,24 @@
 // other argument forms, never from the code under test alone.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { Rendezvous, Table, Skeleton, Snapshot } = require('..')
+const { Rendezvous, Snapshot } = require('..')
 
 const NODES = Array.from({ length: 12 }, (_, i) => `node-${i}`)
-const LOOKUPS = ['has', 'owner', 'rank', 'topK', 'topKDistinct']
-const sets = () => [new Rendezvous(NODES), new Table(NODES, { bits: 6 }), new Skeleton(NODES, { fanoutBits: 1, levels: 2 })]
+const LOOKUPS = ['has', 'owner', 'owners', 'partition', 'rank', 'topK', 'topKDistinct']
+const PROPERTIES = ['mode', 'size', 'eligible', 'nodes', 'weights', 'domains', 'seed', 'isKeyed', 'placement', 'backend', 'generation',
+  'partitionBits', 'partitions', 'replicas', 'distinctDomains', 'balance', 'fanoutBits', 'levels']
+const sets = () => [new Rendezvous(NODES), Rendezvous.table(NODES, { bits: 6 }), Rendezvous.skeleton(NODES, { fanoutBits: 1, levels: 2 })]
 
-test('each per-key method is one native method per class, non-enumerable like a class method', () => {
-  const expected = [[Rendezvous, LOOKUPS], [Table, LOOKUPS], [Skeleton, LOOKUPS], [Snapshot, [...LOOKUPS, 'ownerIndex', 'ownerIndices'].sort()]]
+test('each per-key method and property is one native member per class, non-enumerable like a class member', () => {
+  for (const Cls of [Rendezvous, Snapshot]) {
+    for (const name of PROPERTIES) {
+      const d = Object.getOwnPropertyDescriptor(Cls.prototype, name)
+      assert.equal(typeof d.get, 'function', `${Cls.name}.${name}`)
+      assert.equal(d.set, undefined)
+      assert.deepEqual([d.enumerable, d.configurable], [false, true], `${Cls.name}.${name}`)
+    }
+  }
+  const expected = [[Rendezvous, LOOKUPS], [Snapshot, [...LOOKUPS, 'ownerIndex', 'ownerIndices'].sort()]]
   for (const [Cls, names] of expected) {
     for (const name of names) {
       const d = Object.getOwnPropertyDescriptor(Cls.prototype, name)
@@ -112,7 +122,7 @@ test('options: only plain objects with known names; getters run once and their e
   for (const options of [null, 5, 'seed', [], [1]]) assert.throws(() => new Rendezvous(NODES, options), bad)
   const inherited = Object.create({ sed: 1 })
   assert.throws(() => new Rendezvous(NODES, inherited), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_OPTION', message: /^unknown option "sed" \(known: weights, seed, placement, domains, secret\)$/ })
-  assert.throws(() => new Table(NODES, { levels: 2 }), { code: 'ERR_LONGSTRAW_INVALID_OPTION', message: /known: .*bits, replicas, distinctDomains/ })
+  assert.throws(() => Rendezvous.table(NODES, { levels: 2 }), { code: 'ERR_LONGSTRAW_INVALID_OPTION', message: /known: .*bits, replicas, distinctDomains/ })
   let reads = 0
   const counted = { get seed () { reads++; return 7 } }
   assert.equal(new Rendezvous(NODES, counted).seed, 7n)
@@ -121,8 +131,8 @@ test('options: only plain objects with known names; getters run once and their e
   assert.throws(() => new Rendezvous(NODES, { get weights () { throw boom } }), (e) => e === boom)
   assert.throws(() => new Rendezvous(NODES, { placement: 2 }), { name: 'RangeError', code: 'ERR_LONGSTRAW_UNKNOWN_PLACEMENT' })
   assert.throws(() => new Rendezvous(NODES, { placement: '1' }), { name: 'TypeError', message: 'placement must be a number; got string "1"' })
-  assert.throws(() => new Table(NODES, { bits: 1.5 }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_PARAMETER', message: /^options\.bits must be an integer from 0 to 255; got 1\.5$/ })
-  assert.throws(() => new Table(NODES, { distinctDomains: 1 }), { name: 'TypeError', message: 'options.distinctDomains must be a boolean; got number 1' })
+  assert.throws(() => Rendezvous.table(NODES, { bits: 1.5 }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_PARAMETER', message: /^options\.bits must be an integer from 0 to 255; got 1\.5$/ })
+  assert.throws(() => Rendezvous.table(NODES, { distinctDomains: 1 }), { name: 'TypeError', message: 'options.distinctDomains must be a boolean; got number 1' })
   assert.throws(() => new Rendezvous(NODES).add('x', '2'), { name: 'TypeError', message: 'weight must be a number; got string "2"' })
 })
 

@@ -45,6 +45,17 @@ pub fn number(cx: Cx, x: f64) -> Res<sys::napi_value> {
     Ok(out)
 }
 
+/// A bigint for a `u64`.
+pub fn bigint(cx: Cx, x: u64) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: creates a bigint in the current call's scope.
+    check(
+        unsafe { sys::napi_create_bigint_uint64(cx.0, x, &mut out) },
+        "create_bigint_uint64",
+    )?;
+    Ok(out)
+}
+
 /// `true` or `false`.
 pub fn boolean(cx: Cx, x: bool) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();

@@ -19,9 +19,7 @@ use super::compiled::{clear_exception, function};
 use super::{args, Cx};
 use crate::bounded::{BoundedLoad, Lease};
 use crate::rendezvous::Rendezvous;
-use crate::skeleton::Skeleton;
 use crate::snapshot::Snapshot;
-use crate::table::Table;
 
 /// `(prototype, className, isInstance)`: replaces each own getter of the
 /// prototype by one that first checks `isInstance(this)`.
@@ -75,10 +73,8 @@ type Callback = unsafe extern "C" fn(sys::napi_env, sys::napi_callback_info) -> 
 /// in place (a foreign `this` is then napi-rs's Error), never fails the load.
 pub fn install(env: sys::napi_env, exports: sys::napi_value) {
     let cx = Cx(env);
-    let classes: [(&CStr, Callback); 6] = [
+    let classes: [(&CStr, Callback); 4] = [
         (c"Rendezvous", is_instance::<Rendezvous>),
-        (c"Table", is_instance::<Table>),
-        (c"Skeleton", is_instance::<Skeleton>),
         (c"Snapshot", is_instance::<Snapshot>),
         (c"BoundedLoad", is_instance::<BoundedLoad>),
         (c"Lease", is_instance::<Lease>),
