@@ -2,7 +2,7 @@
 // Node driver: runs the cases through bindings/node, as Buffers and as strings.
 const fs = require('node:fs')
 const path = require('node:path')
-const {  } = require(path.join(__dirname, '../../bindings/node'))
+const { Rendezvous } = require(path.join(__dirname, '../../bindings/node'))
 
 const CLASSES = {
   ERR_LONGSTRAW_INVALID_NODE_ID: 'invalid_node_id',
