@@ -137,9 +137,7 @@ impl OwnersTask {
                 let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);
                 let snapshot = Snapshot::from_shared(env.raw(), self.snap.clone());
-                // SAFETY: `env` is the live environment of the completion callback.
-                let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
-                    .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;
+                let snapshot = out::instance(cx, snapshot)?;
                 with_snapshot(cx, array, snapshot)
             }
         }
@@ -154,10 +152,7 @@ pub fn with_snapshot(cx: Cx, indices: sys::napi_value, snapshot: sys::napi_value
 /// Rejects the promise with the JavaScript error object for `e` (a
 /// TypeError or RangeError keeps its constructor and `code`).
 pub(crate) fn reject_with(env: &Env, e: JsErr) -> napi::Error {
-    let value = e.to_js(env.raw());
-    // SAFETY: `value` was just created in this environment.
-    let unknown = unsafe { Unknown::from_raw_unchecked(env.raw(), value) };
-    napi::Error::from_unknown_without_coercion(unknown)
+    out::rejection(Cx::of(env), &e)
 }
 
 impl Task for OwnersTask {

@@ -10,7 +10,6 @@ mod batch;
 mod bounded;
 mod construct;
 mod error;
-mod external;
 mod keyed;
 mod load_async;
 mod lookup;

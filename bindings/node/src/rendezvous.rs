@@ -13,10 +13,10 @@ use napi_derive::napi;
 
 use crate::batch::{self, Answer, OwnersTask};
 use crate::construct;
-use crate::error::{codes, JsErr, Kind, OrThrow, Res};
-use crate::external::Reported;
+use crate::error::{OrThrow, Res};
 use crate::load_async::LoadTask;
 use crate::membership_file;
+use crate::node_api::external::Reported;
 use crate::node_api::methods::{self, Receiver};
 use crate::node_api::out::Raw;
 use crate::node_api::strings::KeyBuf;
@@ -293,9 +293,7 @@ impl Rendezvous {
         (|| -> Res<sys::napi_value> {
             let snap = self.inner.snapshot();
             let indices = methods::owner_indices_into(cx, &snap, bytes.raw(), offsets.raw(), out::undefined(cx)?)?;
-            // SAFETY: `cx` is the live environment of this call.
-            let snapshot = unsafe { Snapshot::to_napi_value(cx.0, Snapshot::from_shared(cx.0, snap)) }
-                .map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))?;
+            let snapshot = out::instance(cx, Snapshot::from_shared(cx.0, snap))?;
             batch::with_snapshot(cx, indices, snapshot)
         })()
         .map(Raw)

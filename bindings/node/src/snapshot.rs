@@ -11,7 +11,7 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
 use crate::batch::{Answer, OwnersTask};
-use crate::external::Reported;
+use crate::node_api::external::Reported;
 use crate::node_api::methods::Receiver;
 use crate::node_api::Cx;
 

@@ -161,10 +161,8 @@ pub fn seed(cx: Cx, v: sys::napi_value) -> Res<Option<u64>> {
             let mut value = 0u64;
             let mut lossless = false;
             // SAFETY: `v` is a bigint; both out-pointers are valid.
-            check(
-                unsafe { sys::napi_get_value_bigint_uint64(cx.0, v, &mut value, &mut lossless) },
-                "get_value_bigint_uint64",
-            )?;
+            let status = unsafe { sys::napi_get_value_bigint_uint64(cx.0, v, &mut value, &mut lossless) };
+            check(status, "get_value_bigint_uint64")?;
             if lossless {
                 return Ok(Some(value));
             }
@@ -317,10 +315,8 @@ impl Items {
     pub fn get(&self, i: usize) -> Res<sys::napi_value> {
         let mut e = ptr::null_mut();
         // SAFETY: `array` is an array of the current call; `i < len <= u32::MAX`.
-        check(
-            unsafe { sys::napi_get_element(self.cx.0, self.array, i as u32, &mut e) },
-            "get_element",
-        )?;
+        let status = unsafe { sys::napi_get_element(self.cx.0, self.array, i as u32, &mut e) };
+        check(status, "get_element")?;
         Ok(e)
     }
 }
@@ -332,10 +328,8 @@ pub fn array(cx: Cx, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Items
     }
     let mut len = 0u32;
     // SAFETY: `v` is an array; `len` is a valid out-pointer.
-    check(
-        unsafe { sys::napi_get_array_length(cx.0, v, &mut len) },
-        "get_array_length",
-    )?;
+    let status = unsafe { sys::napi_get_array_length(cx.0, v, &mut len) };
+    check(status, "get_array_length")?;
     Ok(Items { cx, array: v, len })
 }
 
@@ -349,10 +343,8 @@ pub fn options(cx: Cx, v: sys::napi_value, known: &[&str]) -> Res<Option<sys::na
     }
     let mut names = ptr::null_mut();
     // SAFETY: `v` is an object; `names` is a valid out-pointer.
-    check(
-        unsafe { sys::napi_get_property_names(cx.0, v, &mut names) },
-        "get_property_names",
-    )?;
+    let status = unsafe { sys::napi_get_property_names(cx.0, v, &mut names) };
+    check(status, "get_property_names")?;
     let names = array(cx, names, &|| "property names".into())?;
     for i in 0..names.len() {
         let name = String::from_utf16_lossy(&strings::utf16(cx, names.get(i)?)?);
@@ -371,10 +363,8 @@ pub fn options(cx: Cx, v: sys::napi_value, known: &[&str]) -> Res<Option<sys::na
 pub fn get(cx: Cx, obj: sys::napi_value, name: &std::ffi::CStr) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: `obj` is an object of the current call and `name` is zero-terminated.
-    check(
-        unsafe { sys::napi_get_named_property(cx.0, obj, name.as_ptr(), &mut out) },
-        "get_named_property",
-    )?;
+    let status = unsafe { sys::napi_get_named_property(cx.0, obj, name.as_ptr(), &mut out) };
+    check(status, "get_named_property")?;
     Ok(out)
 }
 

@@ -13,6 +13,7 @@
 //!   typed arrays) into Rust values, with the binding's errors;
 //! - `out`: building answers (ids, arrays, typed arrays, objects);
 //! - `compiled`: two JavaScript helpers that batches call per chunk;
+//! - `external`: native memory reported to V8's garbage collector;
 //! - `methods`: the per-key methods, installed on the class prototypes as
 //!   direct callbacks (their only body);
 //! - `receivers`: getters guarded against a foreign `this`.
@@ -22,6 +23,7 @@
 
 pub mod args;
 pub mod compiled;
+pub mod external;
 pub mod methods;
 pub mod out;
 pub mod receivers;

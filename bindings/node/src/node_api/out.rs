@@ -29,11 +29,29 @@ impl TypeName for Raw {
     }
 }
 
+/// The JavaScript object for a value of a `#[napi]` class (or any value
+/// napi-rs converts), made during the current call.
+pub fn instance<T: ToNapiValue>(cx: Cx, value: T) -> Res<sys::napi_value> {
+    // SAFETY: `cx` is the live environment of the current call (or of an
+    // async task's completion), which is what napi-rs's conversion needs.
+    unsafe { T::to_napi_value(cx.0, value) }.map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))
+}
+
+/// A promise rejection carrying the JavaScript error object for `e` (a
+/// TypeError or RangeError keeps its constructor and `code`).
+pub fn rejection(cx: Cx, e: &JsErr) -> napi::Error {
+    let value = e.to_js(cx.0);
+    // SAFETY: `value` was just created in this environment.
+    let unknown = unsafe { napi::bindgen_prelude::Unknown::from_raw_unchecked(cx.0, value) };
+    napi::Error::from_unknown_without_coercion(unknown)
+}
+
 /// A number for a `u32`.
 pub fn uint(cx: Cx, x: u32) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: creates a number in the current call's scope.
-    check(unsafe { sys::napi_create_uint32(cx.0, x, &mut out) }, "create_uint32")?;
+    let status = unsafe { sys::napi_create_uint32(cx.0, x, &mut out) };
+    check(status, "create_uint32")?;
     Ok(out)
 }
 
@@ -41,7 +59,8 @@ pub fn uint(cx: Cx, x: u32) -> Res<sys::napi_value> {
 pub fn number(cx: Cx, x: f64) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: creates a number in the current call's scope.
-    check(unsafe { sys::napi_create_double(cx.0, x, &mut out) }, "create_double")?;
+    let status = unsafe { sys::napi_create_double(cx.0, x, &mut out) };
+    check(status, "create_double")?;
     Ok(out)
 }
 
@@ -49,10 +68,8 @@ pub fn number(cx: Cx, x: f64) -> Res<sys::napi_value> {
 pub fn bigint(cx: Cx, x: u64) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: creates a bigint in the current call's scope.
-    check(
-        unsafe { sys::napi_create_bigint_uint64(cx.0, x, &mut out) },
-        "create_bigint_uint64",
-    )?;
+    let status = unsafe { sys::napi_create_bigint_uint64(cx.0, x, &mut out) };
+    check(status, "create_bigint_uint64")?;
     Ok(out)
 }
 
@@ -60,7 +77,8 @@ pub fn bigint(cx: Cx, x: u64) -> Res<sys::napi_value> {
 pub fn boolean(cx: Cx, x: bool) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: fetches a boolean singleton of the current call's environment.
-    check(unsafe { sys::napi_get_boolean(cx.0, x, &mut out) }, "get_boolean")?;
+    let status = unsafe { sys::napi_get_boolean(cx.0, x, &mut out) };
+    check(status, "get_boolean")?;
     Ok(out)
 }
 
@@ -68,7 +86,8 @@ pub fn boolean(cx: Cx, x: bool) -> Res<sys::napi_value> {
 pub fn null(cx: Cx) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: fetches the `null` singleton of the current call's environment.
-    check(unsafe { sys::napi_get_null(cx.0, &mut out) }, "get_null")?;
+    let status = unsafe { sys::napi_get_null(cx.0, &mut out) };
+    check(status, "get_null")?;
     Ok(out)
 }
 
@@ -76,7 +95,8 @@ pub fn null(cx: Cx) -> Res<sys::napi_value> {
 pub fn undefined(cx: Cx) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
     // SAFETY: fetches the `undefined` singleton of the current call's environment.
-    check(unsafe { sys::napi_get_undefined(cx.0, &mut out) }, "get_undefined")?;
+    let status = unsafe { sys::napi_get_undefined(cx.0, &mut out) };
+    check(status, "get_undefined")?;
     Ok(out)
 }
 
@@ -87,23 +107,20 @@ pub fn id(cx: Cx, bytes: &[u8]) -> Res<sys::napi_value> {
     if bytes.is_ascii() {
         // ASCII is Latin-1 too: V8 copies it instead of decoding UTF-8.
         // SAFETY: `bytes` holds the given number of one-byte characters.
-        check(
-            unsafe { sys::napi_create_string_latin1(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) },
-            "create_string_latin1",
-        )?;
+        let status =
+            unsafe { sys::napi_create_string_latin1(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) };
+        check(status, "create_string_latin1")?;
     } else if std::str::from_utf8(bytes).is_ok() {
         // SAFETY: `bytes` is valid UTF-8 of the given length.
-        check(
-            unsafe { sys::napi_create_string_utf8(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) },
-            "create_string_utf8",
-        )?;
+        let status =
+            unsafe { sys::napi_create_string_utf8(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) };
+        check(status, "create_string_utf8")?;
     } else {
         let mut data = ptr::null_mut();
         // SAFETY: copies `bytes` into a new Buffer.
-        check(
-            unsafe { sys::napi_create_buffer_copy(cx.0, bytes.len(), bytes.as_ptr().cast(), &mut data, &mut out) },
-            "create_buffer_copy",
-        )?;
+        let status =
+            unsafe { sys::napi_create_buffer_copy(cx.0, bytes.len(), bytes.as_ptr().cast(), &mut data, &mut out) };
+        check(status, "create_buffer_copy")?;
     }
     Ok(out)
 }
@@ -112,10 +129,8 @@ pub fn id(cx: Cx, bytes: &[u8]) -> Res<sys::napi_value> {
 pub fn new_array(cx: Cx, len: usize) -> Res<sys::napi_value> {
     let mut arr = ptr::null_mut();
     // SAFETY: creates a new array in the current call's scope.
-    check(
-        unsafe { sys::napi_create_array_with_length(cx.0, len, &mut arr) },
-        "create_array_with_length",
-    )?;
+    let status = unsafe { sys::napi_create_array_with_length(cx.0, len, &mut arr) };
+    check(status, "create_array_with_length")?;
     Ok(arr)
 }
 
@@ -125,10 +140,8 @@ pub fn array_of(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: 
     for (i, item) in items.enumerate() {
         let item = item?;
         // SAFETY: `arr` is a fresh array; `i` is below `len` (< 2^32).
-        check(
-            unsafe { sys::napi_set_element(cx.0, arr, i as u32, item) },
-            "set_element",
-        )?;
+        let status = unsafe { sys::napi_set_element(cx.0, arr, i as u32, item) };
+        check(status, "set_element")?;
     }
     Ok(arr)
 }
@@ -141,16 +154,13 @@ pub fn new_u32_array<'a>(cx: Cx, len: usize) -> Res<(sys::napi_value, &'a mut [u
         .checked_mul(4)
         .ok_or_else(|| JsErr::new(Kind::Range, codes::LENGTH_MISMATCH, format!("{len} keys is too many")))?;
     // SAFETY: creates a new ArrayBuffer of `byte_len` zeroed bytes.
-    check(
-        unsafe { sys::napi_create_arraybuffer(cx.0, byte_len, &mut data, &mut buffer) },
-        "create_arraybuffer",
-    )?;
+    let status = unsafe { sys::napi_create_arraybuffer(cx.0, byte_len, &mut data, &mut buffer) };
+    check(status, "create_arraybuffer")?;
     let mut array = ptr::null_mut();
     // SAFETY: `buffer` holds exactly `len` u32 elements from offset 0.
-    check(
-        unsafe { sys::napi_create_typedarray(cx.0, sys::TypedarrayType::uint32_array, len, buffer, 0, &mut array) },
-        "create_typedarray",
-    )?;
+    let status =
+        unsafe { sys::napi_create_typedarray(cx.0, sys::TypedarrayType::uint32_array, len, buffer, 0, &mut array) };
+    check(status, "create_typedarray")?;
     // SAFETY: the new buffer's memory is ours alone until we return, and
     // ArrayBuffer memory is aligned for any element type.
     Ok((array, unsafe { slice_or_empty_mut(data.cast(), len) }))
@@ -160,14 +170,13 @@ pub fn new_u32_array<'a>(cx: Cx, len: usize) -> Res<(sys::napi_value, &'a mut [u
 pub fn object(cx: Cx, properties: &[(&CStr, sys::napi_value)]) -> Res<sys::napi_value> {
     let mut obj = ptr::null_mut();
     // SAFETY: creates a plain object in the current call's scope.
-    check(unsafe { sys::napi_create_object(cx.0, &mut obj) }, "create_object")?;
+    let status = unsafe { sys::napi_create_object(cx.0, &mut obj) };
+    check(status, "create_object")?;
     for (name, value) in properties {
         // SAFETY: `obj` is the fresh object, `value` a value of this call and
         // `name` zero-terminated.
-        check(
-            unsafe { sys::napi_set_named_property(cx.0, obj, name.as_ptr(), *value) },
-            "set_named_property",
-        )?;
+        let status = unsafe { sys::napi_set_named_property(cx.0, obj, name.as_ptr(), *value) };
+        check(status, "set_named_property")?;
     }
     Ok(obj)
 }

@@ -86,10 +86,9 @@ pub fn utf8<'b>(cx: Cx, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn()
     let mut written = 0usize;
     // SAFETY: `short_units` holds `SHORT_UNITS + 1 >= len + 1` units; Node-API
     // writes at most `len` units and a zero.
-    check(
-        unsafe { sys::napi_get_value_string_utf16(cx.0, v, buf.short_units.as_mut_ptr(), len + 1, &mut written) },
-        "get_value_string_utf16",
-    )?;
+    let status =
+        unsafe { sys::napi_get_value_string_utf16(cx.0, v, buf.short_units.as_mut_ptr(), len + 1, &mut written) };
+    check(status, "get_value_string_utf16")?;
     short_read(len, written, what)?;
     let units = &buf.short_units[..len];
     let n = encode(units, &mut buf.short_utf8).map_err(|e| utf16_error(e, units, what))?;
@@ -128,10 +127,8 @@ pub fn utf16_into(cx: Cx, v: sys::napi_value, units: &mut Vec<u16>, what: &dyn F
     // SAFETY: `units` has capacity for `room` units; Node-API writes at
     // most `room - 1` units and a zero, and reports how many units it
     // wrote before the zero, which are then initialised.
-    check(
-        unsafe { sys::napi_get_value_string_utf16(cx.0, v, units.as_mut_ptr(), room, &mut written) },
-        "get_value_string_utf16",
-    )?;
+    let status = unsafe { sys::napi_get_value_string_utf16(cx.0, v, units.as_mut_ptr(), room, &mut written) };
+    check(status, "get_value_string_utf16")?;
     short_read(len, written, what)?;
     // SAFETY: see above: `written == len < room <= capacity` units are initialised.
     unsafe { units.set_len(len) };

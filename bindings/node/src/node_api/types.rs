@@ -27,7 +27,8 @@ pub enum JsType {
 pub fn type_of(cx: Cx, v: sys::napi_value) -> Res<JsType> {
     let mut t = 0;
     // SAFETY: `cx` and `v` belong to the current call; `t` is a valid out-pointer.
-    check(unsafe { sys::napi_typeof(cx.0, v, &mut t) }, "typeof")?;
+    let status = unsafe { sys::napi_typeof(cx.0, v, &mut t) };
+    check(status, "typeof")?;
     Ok(match t {
         sys::ValueType::napi_undefined => JsType::Undefined,
         sys::ValueType::napi_null => JsType::Null,
@@ -45,7 +46,8 @@ pub fn type_of(cx: Cx, v: sys::napi_value) -> Res<JsType> {
 pub fn is_array(cx: Cx, v: sys::napi_value) -> Res<bool> {
     let mut yes = false;
     // SAFETY: `cx` and `v` belong to the current call; `yes` is a valid out-pointer.
-    check(unsafe { sys::napi_is_array(cx.0, v, &mut yes) }, "is_array")?;
+    let status = unsafe { sys::napi_is_array(cx.0, v, &mut yes) };
+    check(status, "is_array")?;
     Ok(yes)
 }
 
@@ -80,7 +82,8 @@ pub struct TypedArray {
 pub fn typed_array(cx: Cx, v: sys::napi_value) -> Res<Option<TypedArray>> {
     let mut yes = false;
     // SAFETY: `cx` and `v` belong to the current call.
-    check(unsafe { sys::napi_is_typedarray(cx.0, v, &mut yes) }, "is_typedarray")?;
+    let status = unsafe { sys::napi_is_typedarray(cx.0, v, &mut yes) };
+    check(status, "is_typedarray")?;
     if !yes {
         return Ok(None);
     }
@@ -90,10 +93,9 @@ pub fn typed_array(cx: Cx, v: sys::napi_value) -> Res<Option<TypedArray>> {
     let mut buffer = ptr::null_mut();
     let mut offset = 0usize;
     // SAFETY: `v` is a typed array (checked above); every out-pointer is valid.
-    check(
-        unsafe { sys::napi_get_typedarray_info(cx.0, v, &mut kind, &mut len, &mut data, &mut buffer, &mut offset) },
-        "get_typedarray_info",
-    )?;
+    let status =
+        unsafe { sys::napi_get_typedarray_info(cx.0, v, &mut kind, &mut len, &mut data, &mut buffer, &mut offset) };
+    check(status, "get_typedarray_info")?;
     Ok(Some(TypedArray {
         kind,
         len,
