@@ -1,4 +1,4 @@
-//! The `balance` option of `Table` (SPEC.md section 17).
+//! The `balance` option of a table-mode set (SPEC.md section 17).
 
 use longstraw_set::Balance;
 use napi::sys;

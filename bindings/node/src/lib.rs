@@ -1,5 +1,5 @@
-//! Node.cx bindings for longstraw: `Rendezvous`, `Table`, `Skeleton`,
-//! `Snapshot` and `backend()`.
+//! Node.js bindings for longstraw: `Rendezvous` (a set of any mode),
+//! `Snapshot`, `BoundedLoad`, `Lease` and `backend()`.
 //!
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
