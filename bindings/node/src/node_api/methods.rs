@@ -264,7 +264,7 @@ fn finish(env: sys::napi_env, result: std::thread::Result<Res<sys::napi_value>>)
 /// `env` must be the running callback's environment; the returned reference
 /// must not outlive the callback (the JS object keeps the value alive meanwhile).
 unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -> Res<&'a C> {
-    let class = C::CLASS.to_str().unwrap_or("longstraw object");
+    let class = || C::CLASS.to_str().unwrap_or("longstraw object");
     let mut tagged = false;
     let tag = C::type_tag();
     // SAFETY: `this` belongs to the running callback; a value that is not an
@@ -274,7 +274,7 @@ unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -
         return Err(JsErr::new(
             Kind::Type,
             codes::INVALID_ARG_TYPE,
-            format!("this must be a {class} (the method was called on another object)"),
+            format!("this must be a {} (the method was called on another object)", class()),
         ));
     }
     let mut wrapped = ptr::null_mut();
@@ -284,7 +284,7 @@ unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -
         return Err(JsErr::new(
             Kind::Type,
             codes::INVALID_ARG_TYPE,
-            format!("this is not a live {class}"),
+            format!("this is not a live {}", class()),
         ));
     }
     // SAFETY: checked above: a live, tagged `C`.
