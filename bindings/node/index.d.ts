@@ -64,163 +64,95 @@ export declare class Lease {
 }
 
 /**
- * A set of nodes that places keys by rendezvous hashing (placement v1 by
- * default), with the same answers as every other longstraw binding.
+ * A set of nodes that places keys by rendezvous hashing, in one of three
+ * modes (`mode`): flat (`new Rendezvous`), a partition table
+ * (`Rendezvous.table`) or a skeleton tree (`Rendezvous.skeleton`). The
+ * same nodes and options give the same answers in every longstraw binding.
  */
 export declare class Rendezvous {
   /**
-   * `Rendezvous.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
-   * this class's mode describes; the same file gives the same placement in
-   * every language. A bad file throws an Error with code
-   * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
-   * It blocks the event loop until the file (and a keyed file's secret)
-   * has been read: use `loadAsync` where that may wait (a FIFO, a network
-   * file system, a large file).
-   */
-  static load(path: string): Rendezvous
-  /**
-   * `Rendezvous.loadAsync(path)`: `load` on the libuv thread pool, so the
-   * event loop keeps turning while the file and its secret are read. A bad
-   * file rejects with the error `load` would throw.
-   */
-  static loadAsync(path: string): Promise<Rendezvous>
-  /**
-   * Saves the current membership as a membership file that pins the seed,
-   * the placement version and the shape (written to a temporary file, then
-   * renamed). A keyed set writes where its secret is read from, never the
-   * secret: the source of the file it was loaded from, or the one named by
-   * `options.secretFile` (a path; a relative one is read relative to the
-   * saved file's folder) or `options.secretEnv` (an environment variable).
-   */
-  save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
-  /**
-   * `new Rendezvous(nodes, { weights, seed, placement, domains })`.
+   * `new Rendezvous(nodes, { weights, seed, placement, domains, secret })`:
+   * a flat set, where every node races for every key.
    *
    * `nodes`: ids as strings (UTF-8), Buffers or Uint8Arrays. `weights`: one
    * number per node (default 1; 0 drains a node). `seed`: a safe-integer
    * number or a bigint below 2^64 (default 0). `placement`: 1. `domains`:
-   * one failure domain label (string, Buffer, Uint8Array) or `null` per node.
+   * one failure domain label (string, Buffer, Uint8Array) or `null` per
+   * node. `secret`: 16 bytes for keyed placement (excludes `seed`).
    */
   constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; secret?: Buffer | Uint8Array })
-  /** Adds a node (weight 1 unless given). */
-  add(node: string | Buffer | Uint8Array, weight?: number): void
   /**
-   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
-   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
-   * takes at most one node per domain.
+   * `Rendezvous.table(nodes, options)`: a partition table. Each key
+   * belongs to one of `2^bits` partitions and each partition's nodes are
+   * ranked by rendezvous hashing, so a lookup is a table read. The options
+   * of `new Rendezvous`, plus `bits` (0 to 24; default `clamp(ceil(log2(n))
+   * + 6, 10, 20)`), `replicas` (1 to 32, default 1: `topK` up to this many
+   * is a table read), `distinctDomains` (store at most one node per
+   * domain) and `balance` (1.0 to 4.0: a balanced table, SPEC.md section
+   * 17). Building ranks every partition over every node, on every core:
+   * see `tableAsync`.
    */
-  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
-  /** Removes a node. */
-  remove(node: string | Buffer | Uint8Array): void
-  /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
-  setWeight(node: string | Buffer | Uint8Array, weight: number): void
+  static table(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Rendezvous
   /**
-   * Sets a node's failure domain, or with `null` clears it (the node is
-   * then a domain of its own).
+   * `Rendezvous.tableAsync(nodes, options)`: the same set as
+   * `Rendezvous.table(nodes, options)`, built on the thread pool so that
+   * the event loop keeps turning. Bad arguments reject the promise with
+   * the error `table` would throw.
    */
-  setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
-  /** The current membership, frozen. Use it to keep indices and ids together. */
-  snapshot(): Snapshot
-  /** How many nodes, including drained ones. */
-  get size(): number
-  /** Node ids in index order. */
-  get nodes(): Array<string | Buffer>
-  /** Weights in index order. */
-  get weights(): Array<number>
-  /** Each node's failure domain label in index order (`null` for none). */
-  get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
-  get seed(): bigint | null
-  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
-  get isKeyed(): boolean
-  /** The placement version. */
-  get placement(): number
-  /** The kernel lookups run on. */
-  get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /** The best `k` eligible nodes for `key`, best first. */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
+  static tableAsync(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Promise<Rendezvous>
   /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
+   * `Rendezvous.skeleton(nodes, options)`: skeleton (hierarchical)
+   * rendezvous hashing for the largest fleets. Nodes are the leaves of a
+   * virtual tree that depends only on the membership, and a lookup races
+   * the children level by level. The options of `new Rendezvous`, plus the
+   * tree's shape: `2^fanoutBits` children per group (1 to 6) and `levels`
+   * levels of groups (0 to 5; 0 is flat). Give both or neither; the
+   * default is the shallowest tree whose leaf groups average at most 64
+   * nodes.
    */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
-  /** The owner of each key. */
-  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
+  static skeleton(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array }): Rendezvous
   /**
-   * Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
-   * `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
-   */
-  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): { indices: Uint32Array; snapshot: Snapshot }
-  /** `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`. */
-  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<{ indices: Uint32Array; snapshot: Snapshot }>
-  /** `owners` on the thread pool. */
-  ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
-}
-
-/**
- * Skeleton (hierarchical) rendezvous hashing: nodes are the leaves of a
- * virtual tree that depends only on the membership (ids, weights, seed),
- * and a lookup races the children level by level, weighted by subtree
- * weight. Its placement differs from a `Rendezvous`'s unless `levels` is 0.
- */
-export declare class Skeleton {
-  /**
-   * `Skeleton.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
-   * this class's mode describes; the same file gives the same placement in
-   * every language. A bad file throws an Error with code
+   * `Rendezvous.load(path)`: the set a membership file (docs/MEMBERSHIP.md)
+   * describes, in the mode it names; the same file gives the same
+   * placement in every language. A bad file throws an Error with code
    * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
    * It blocks the event loop until the file (and a keyed file's secret)
    * has been read and the set built: use `loadAsync` where that may wait
    * (a FIFO, a network file system, a large file).
    */
-  static load(path: string): Skeleton
+  static load(path: string): Rendezvous
   /**
-   * `Skeleton.loadAsync(path)`: `load` on the libuv thread pool, so the
+   * `Rendezvous.loadAsync(path)`: `load` on the libuv thread pool, so the
    * event loop keeps turning while the file and its secret are read and
    * the set is built. A bad file rejects with the error `load` would throw.
    */
-  static loadAsync(path: string): Promise<Skeleton>
+  static loadAsync(path: string): Promise<Rendezvous>
+  /**
+   * `Rendezvous.loads(data)`: the set the content of a membership file
+   * describes (a string, or its bytes as a Buffer or Uint8Array). A
+   * relative `secret.file` in it is read relative to the current
+   * directory; `secret.env` works as in a file. Errors are those of `load`.
+   */
+  static loads(data: string | Buffer | Uint8Array): Rendezvous
   /**
    * Saves the current membership as a membership file that pins the seed,
-   * the placement version and the shape (written to a temporary file, then
-   * renamed). A keyed set writes where its secret is read from, never the
-   * secret: the source of the file it was loaded from, or the one named by
-   * `options.secretFile` (a path; a relative one is read relative to the
-   * saved file's folder) or `options.secretEnv` (an environment variable).
+   * the placement version, the mode and its shape (written to a temporary
+   * file, then renamed). A keyed set writes where its secret is read from,
+   * never the secret: the source of the file it was loaded from, or the
+   * one named by `options.secretFile` (a path; a relative one is read
+   * relative to the saved file's folder) or `options.secretEnv` (an
+   * environment variable).
    */
   save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
-  /**
-   * `new Skeleton(nodes, { weights, seed, placement, domains, fanoutBits, levels })`.
-   *
-   * The options of `Rendezvous`, plus the tree's shape: `2^fanoutBits`
-   * children per group (1 to 6) and `levels` levels of groups (0 to 5; 0
-   * is flat HRW). Give both or neither; the default is the shallowest tree
-   * whose leaf groups average at most 64 nodes for the n nodes given (flat
-   * up to 256). Deeper trees look up faster and move more keys on a change.
-   */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array })
-  /** Bits of fan-out per level: each group has up to `2^fanoutBits` children (0 when flat). */
-  get fanoutBits(): number
-  /** Levels of groups above the nodes (0: flat HRW). */
-  get levels(): number
   /** Adds a node (weight 1 unless given). */
   add(node: string | Buffer | Uint8Array, weight?: number): void
   /**
-   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
-   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
+   * Adds a node with a weight in a failure domain (a rack, a zone: a
+   * string, Buffer or Uint8Array of 1 to 65535 bytes). `topKDistinct`
    * takes at most one node per domain.
    */
-  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
-  /** Removes a node. */
+  addInDomain(node: string | Buffer | Uint8Array, weight: number, domain: string | Buffer | Uint8Array): void
+  /** Removes a node (for a table, only its partitions move). */
   remove(node: string | Buffer | Uint8Array): void
   /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
   setWeight(node: string | Buffer | Uint8Array, weight: number): void
@@ -231,43 +163,6 @@ export declare class Skeleton {
   setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
   /** The current membership, frozen. Use it to keep indices and ids together. */
   snapshot(): Snapshot
-  /** How many nodes, including drained ones. */
-  get size(): number
-  /** Node ids in index order. */
-  get nodes(): Array<string | Buffer>
-  /** Weights in index order. */
-  get weights(): Array<number>
-  /** Each node's failure domain label in index order (`null` for none). */
-  get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
-  get seed(): bigint | null
-  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
-  get isKeyed(): boolean
-  /** The placement version. */
-  get placement(): number
-  /** The kernel lookups run on. */
-  get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /**
-   * The best `k` eligible nodes for `key`, best first.
-   * For a skeleton, the skeleton ranking (children in race order, depth first).
-   */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
-  /** The owner of each key. */
-  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
   /**
    * Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
    * `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
@@ -280,62 +175,17 @@ export declare class Skeleton {
 }
 
 /**
- * One immutable membership of a `Rendezvous`, `Table` or `Skeleton`, as of
- * the moment `snapshot()` was called; it places keys as the set it came from
- * does (`mode`). Later changes to the set do not affect it, so indices from
+ * One immutable membership of a `Rendezvous`, as of the moment
+ * `snapshot()` was called; it places keys as the set it came from does
+ * (`mode`). Later changes to the set do not affect it, so indices from
  * `ownerIndices()` always refer to `snapshot.nodes`.
  */
 export declare class Snapshot {
   /**
-   * Snapshots come from `rendezvous.snapshot()`; this constructor always
-   * throws a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
+   * Snapshots come from `set.snapshot()`; this constructor always throws
+   * a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
    */
   constructor()
-  /** How many nodes, including drained (weight 0) ones. */
-  get size(): number
-  /** How many nodes have a non-zero weight. */
-  get eligible(): number
-  /** Node ids in index order (strings; Buffers for ids that are not UTF-8). */
-  get nodes(): Array<string | Buffer>
-  /** Weights in index order. */
-  get weights(): Array<number>
-  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
-  get seed(): bigint | null
-  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
-  get isKeyed(): boolean
-  /** The placement version. */
-  get placement(): number
-  /** Increases by one with every change published by the set. */
-  get generation(): number
-  /** The kernel lookups run on (`scalar`, `avx2`, ...). */
-  get backend(): string
-  /** How this snapshot places keys: `'flat'`, `'table'` or `'skeleton'`. */
-  get mode(): 'flat' | 'table' | 'skeleton'
-  /** Each node's failure domain label in index order (`null` for none). */
-  get domains(): Array<string | Buffer | null>
-  /** Whether a node with this id is in the snapshot. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /** The index in `nodes` of the node that owns `key`. */
-  ownerIndex(key: string | Buffer | Uint8Array): number
-  /** The best `k` eligible nodes for `key`, best first. */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). Fewer come back when fewer domains have an eligible node.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
-  /** The owner of each key. */
-  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
-  /**
-   * Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns
-   * (or fills `out` with) the index in `nodes` of each key's owner.
-   */
-  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
   /**
    * `ownerIndices` on the thread pool: the inputs are copied, so they may
    * be reused as soon as this returns.
@@ -343,139 +193,6 @@ export declare class Snapshot {
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<Uint32Array>
   /** `owners` on the thread pool. */
   ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
-}
-
-/**
- * A partition table: each key belongs to one of `2^partitionBits`
- * partitions (by its key hash) and each partition's nodes are ranked by
- * rendezvous hashing, so a lookup is a table read. Removing a node moves
- * exactly its partitions; adding one moves only the partitions it wins.
- */
-export declare class Table {
-  /**
-   * `Table.load(path)`: the set a membership file (docs/MEMBERSHIP.md) of
-   * this class's mode describes; the same file gives the same placement in
-   * every language. A bad file throws an Error with code
-   * `ERR_LONGSTRAW_BAD_FILE` whose message names the line and the field.
-   * It blocks the event loop until the file (and a keyed file's secret)
-   * has been read and the set built: use `loadAsync` where that may wait
-   * (a FIFO, a network file system, a large file).
-   */
-  static load(path: string): Table
-  /**
-   * `Table.loadAsync(path)`: `load` on the libuv thread pool, so the
-   * event loop keeps turning while the file and its secret are read and
-   * the set is built. A bad file rejects with the error `load` would throw.
-   */
-  static loadAsync(path: string): Promise<Table>
-  /**
-   * Saves the current membership as a membership file that pins the seed,
-   * the placement version and the shape (written to a temporary file, then
-   * renamed). A keyed set writes where its secret is read from, never the
-   * secret: the source of the file it was loaded from, or the one named by
-   * `options.secretFile` (a path; a relative one is read relative to the
-   * saved file's folder) or `options.secretEnv` (an environment variable).
-   */
-  save(path: string, options?: { secretFile?: string; secretEnv?: string }): void
-  /**
-   * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains })`.
-   * `new Table(nodes, { weights, seed, placement, domains, bits, replicas, distinctDomains, balance })`.
-   *
-   * The options of `Rendezvous`, plus: `bits`, the table has `2^bits`
-   * partitions (0 to 24; default `clamp(ceil(log2(n)) + 6, 10, 20)` for
-   * the n nodes given: pass it for a fleet that starts small and grows);
-   * `replicas`, nodes stored per partition (1 to 32, default 1: `topK` up
-   * to this many is a table read); `distinctDomains`, store at most one
-   * node per failure domain (then `topKDistinct` is the table read);
-   * `balance` (1.0 to 4.0), a balanced table (SPEC.md section 17): no node
-   * holds more than `ceil(balance * P * w / W)` partitions per replica
-   * rank, lists stop at `replicas` and every change places every partition
-   * again (from an incrementally patched plain ranking).
-   * Building ranks every partition over every node, on every core; a
-   * table is meant for up to about 10^4 nodes.
-   */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array })
-  /** Partition bits: the table has `2^partitionBits` partitions. */
-  get partitionBits(): number
-  /** Nodes stored per partition. */
-  get replicas(): number
-  /** Whether the stored nodes are at most one per failure domain. */
-  get distinctDomains(): boolean
-  /** The balance of a balanced table (SPEC.md section 17), `null` for a plain one. */
-  get balance(): number | null
-  /** Adds a node (weight 1 unless given). */
-  add(node: string | Buffer | Uint8Array, weight?: number): void
-  /**
-   * Adds a node in a failure domain (a rack, a zone: a string, Buffer or
-   * Uint8Array of 1 to 65535 bytes), weight 1 unless given. `topKDistinct`
-   * takes at most one node per domain.
-   */
-  addInDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array, weight?: number): void
-  /** Removes a node. Only its partitions move. */
-  remove(node: string | Buffer | Uint8Array): void
-  /** Changes a node's weight (0 drains it: it keeps its index but owns nothing). */
-  setWeight(node: string | Buffer | Uint8Array, weight: number): void
-  /**
-   * Sets a node's failure domain, or with `null` clears it (the node is
-   * then a domain of its own).
-   */
-  setDomain(node: string | Buffer | Uint8Array, domain: string | Buffer | Uint8Array | null): void
-  /** The current membership, frozen. Use it to keep indices and ids together. */
-  snapshot(): Snapshot
-  /** How many nodes, including drained ones. */
-  get size(): number
-  /** Node ids in index order. */
-  get nodes(): Array<string | Buffer>
-  /** Weights in index order. */
-  get weights(): Array<number>
-  /** Each node's failure domain label in index order (`null` for none). */
-  get domains(): Array<string | Buffer | null>
-  /** The seed, as a bigint; `null` for a keyed set (built with a secret, it has no seed). */
-  get seed(): bigint | null
-  /** Whether keys are placed by keyed-v1 (the set was built with `secret`). */
-  get isKeyed(): boolean
-  /** The placement version. */
-  get placement(): number
-  /** The kernel lookups run on. */
-  get backend(): string
-  /** Whether a node with this id is in the set. */
-  has(node: string | Buffer | Uint8Array): boolean
-  /** The node that owns `key`. */
-  owner(key: string | Buffer | Uint8Array): string | Buffer
-  /**
-   * The best `k` eligible nodes for `key`, best first.
-   * For a table, the ranking of the key's partition: a table read up to
-   * `replicas` (unless it keeps distinct domains), O(n) beyond.
-   */
-  topK(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /**
-   * At most one node per failure domain for `key`: the first `k` nodes of
-   * `topK`'s order that are each the first of their domain (CRUSH
-   * `firstn`). The first is the owner; when a node or a whole domain fails
-   * the later replicas shift up. Fewer than `k` come back when fewer
-   * domains have an eligible node. Without labels this is `topK`.
-   */
-  topKDistinct(key: string | Buffer | Uint8Array, k: number): Array<string | Buffer>
-  /** Every eligible node for `key`, best first. */
-  rank(key: string | Buffer | Uint8Array): Array<string | Buffer>
-  /** The owner of each key. */
-  owners(keys: Array<string | Buffer | Uint8Array>): Array<string | Buffer>
-  /**
-   * Zero-copy batch over the current snapshot. Returns `{ indices, snapshot }`:
-   * `indices[i]` is a position in `snapshot.nodes`, whatever changes later.
-   */
-  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): { indices: Uint32Array; snapshot: Snapshot }
-  /** `ownerIndices` on the thread pool; resolves to `{ indices, snapshot }`. */
-  ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<{ indices: Uint32Array; snapshot: Snapshot }>
-  /** `owners` on the thread pool. */
-  ownersAsync(keys: Array<string | Buffer | Uint8Array>): Promise<Array<string | Buffer>>
-  /**
-   * `Table.create(nodes, options)`: the same table as `new Table(nodes,
-   * options)`, built on the thread pool so that the event loop keeps
-   * turning. Bad arguments reject the promise with the error the
-   * constructor would throw.
-   */
-  static create(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Promise<Table>
 }
 
 /**

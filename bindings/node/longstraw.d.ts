@@ -47,27 +47,116 @@ export interface SkeletonOptions extends SetOptions {
   levels?: number
 }
 
-/** One immutable membership of a set, placing keys as that set does (`mode`). */
-export interface Snapshot<Id extends NodeId = NodeId> {
+/**
+ * The per-key methods of every set and snapshot. They have no napi-generated form (index.d.ts does not
+ * list them): the addon installs one native body for each on every class when it loads.
+ */
+export interface Lookups<Id extends NodeId = NodeId> {
+  /** Whether a node with this id is a member. */
+  has(node: NodeInput): boolean
+  /** The node that owns `key`. */
+  owner(key: NodeInput): Id
+  /** The best `k` eligible nodes for `key`, best first (for a table, a table read up to `replicas`). */
+  topK(key: NodeInput, k: number): Array<Id>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of `topK`'s order that are each
+   * the first of their domain. Fewer come back when fewer domains have an eligible node.
+   */
+  topKDistinct(key: NodeInput, k: number): Array<Id>
+  /** Every eligible node for `key`, best first. */
+  rank(key: NodeInput): Array<Id>
+}
+
+/** The per-key methods only a snapshot has: their indices are positions in its `nodes`. */
+export interface SnapshotLookups<Id extends NodeId = NodeId> extends Lookups<Id> {
+  /** The index in `nodes` of the node that owns `key`. */
+  ownerIndex(key: NodeInput): number
+  /**
+   * Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns (or fills `out` with) the
+   * index in `nodes` of each key's owner.
+   */
+  ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
+}
+
+/** How a set places keys: every node races (`flat`), a partition table, or a skeleton tree. */
+export type Mode = 'flat' | 'table' | 'skeleton'
+
+/**
+ * The properties of every set and snapshot (a set's read its current snapshot). They have no
+ * napi-generated form: the addon installs one native getter for each on both classes when it loads.
+ * A mode-specific property is `null` on a set of another mode.
+ */
+export interface Properties<Id extends NodeId = NodeId> {
+  readonly mode: Mode
+  /** How many nodes, including drained (weight 0) ones. */
   readonly size: number
+  /** How many nodes have a non-zero weight. */
   readonly eligible: number
+  /** Node ids in index order (strings; Buffers for ids that are not UTF-8). */
   readonly nodes: Array<Id>
   readonly weights: Array<number>
+  readonly domains: Array<DomainLabel>
+  /** The seed; `null` for a keyed set (built with a secret, it has no seed). */
   readonly seed: bigint | null
   readonly isKeyed: boolean
   readonly placement: number
-  readonly generation: number
+  /** The kernel lookups run on (`scalar`, `avx2`, ...). */
   readonly backend: string
-  readonly mode: 'flat' | 'table' | 'skeleton'
-  readonly domains: Array<DomainLabel>
+  /** Increases by one with every change published by the set. */
+  readonly generation: number
+  /** table: the table has `2^partitionBits` partitions. */
+  readonly partitionBits: number | null
+  /** table: `2^partitionBits`. */
+  readonly partitions: number | null
+  /** table: nodes stored per partition. */
+  readonly replicas: number | null
+  /** table: whether the stored nodes are at most one per failure domain. */
+  readonly distinctDomains: boolean | null
+  /** table: the balance of a balanced table (docs/SPEC.md section 17); `null` for a plain one too. */
+  readonly balance: number | null
+  /** skeleton: each group has up to `2^fanoutBits` children. */
+  readonly fanoutBits: number | null
+  /** skeleton: levels of groups above the nodes (0: flat). */
+  readonly levels: number | null
+}
+
+/**
+ * The per-key methods of every set and snapshot. Like `Properties`, they have no napi-generated form:
+ * the addon installs one native body for each on both classes when it loads.
+ */
+export interface Lookups<Id extends NodeId = NodeId> {
+  /** Whether a node with this id is a member. */
   has(node: NodeInput): boolean
+  /** The node that owns `key`. */
   owner(key: NodeInput): Id
-  ownerIndex(key: NodeInput): number
+  /** The best `k` eligible nodes for `key`, best first (for a table, a table read up to `replicas`). */
   topK(key: NodeInput, k: number): Array<Id>
+  /**
+   * At most one node per failure domain for `key`: the first `k` nodes of `topK`'s order that are each
+   * the first of their domain. Fewer come back when fewer domains have an eligible node.
+   */
   topKDistinct(key: NodeInput, k: number): Array<Id>
+  /** Every eligible node for `key`, best first. */
   rank(key: NodeInput): Array<Id>
+  /** table: the partition of `key`. On another mode, a TypeError with code `ERR_LONGSTRAW_WRONG_MODE`. */
+  partition(key: NodeInput): number
+  /** The owner of each key. */
   owners(keys: Array<NodeInput>): Array<Id>
+}
+
+/** The per-key methods only a snapshot has: their indices are positions in its `nodes`. */
+export interface SnapshotLookups<Id extends NodeId = NodeId> extends Lookups<Id> {
+  /** The index in `nodes` of the node that owns `key`. */
+  ownerIndex(key: NodeInput): number
+  /**
+   * Zero-copy batch: key `i` is `bytes[offsets[i]..offsets[i + 1]]`. Returns (or fills `out` with) the
+   * index in `nodes` of each key's owner.
+   */
   ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array, out?: Uint32Array): Uint32Array
+}
+
+/** One immutable membership of a set, placing keys as that set does (`mode`). */
+export interface Snapshot<Id extends NodeId = NodeId> extends Properties<Id>, SnapshotLookups<Id> {
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<Uint32Array>
   ownersAsync(keys: Array<NodeInput>): Promise<Array<Id>>
 }
@@ -78,96 +167,51 @@ export interface OwnerIndices<Id extends NodeId = NodeId> {
   snapshot: Snapshot<Id>
 }
 
-/** The members `Rendezvous`, `Table` and `Skeleton` share. */
-export interface NodeSet<Id extends NodeId = NodeId> {
+/** A set of nodes placing keys by rendezvous hashing, in any mode (`mode`). */
+export interface Rendezvous<Id extends NodeId = NodeId> extends Properties<Id>, Lookups<Id> {
   add(node: NodeInputOf<Id>, weight?: number): void
-  addInDomain(node: NodeInputOf<Id>, domain: NodeInput, weight?: number): void
+  addInDomain(node: NodeInputOf<Id>, weight: number, domain: NodeInput): void
   remove(node: NodeInput): void
   setWeight(node: NodeInput, weight: number): void
   setDomain(node: NodeInput, domain: NodeInput | null): void
   snapshot(): Snapshot<Id>
-  readonly size: number
-  readonly nodes: Array<Id>
-  readonly weights: Array<number>
-  readonly domains: Array<DomainLabel>
-  readonly seed: bigint | null
-  readonly isKeyed: boolean
-  readonly placement: number
-  readonly backend: string
   /**
    * Writes the membership file (docs/MEMBERSHIP.md) that rebuilds this set's placement. A keyed set
    * names where its secret is read from (`options`, or the source of the file it was loaded from).
    */
   save(path: string, options?: SaveOptions): void
-  has(node: NodeInput): boolean
-  owner(key: NodeInput): Id
-  topK(key: NodeInput, k: number): Array<Id>
-  topKDistinct(key: NodeInput, k: number): Array<Id>
-  rank(key: NodeInput): Array<Id>
-  owners(keys: Array<NodeInput>): Array<Id>
   ownerIndices(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): OwnerIndices<Id>
   ownerIndicesAsync(bytes: Buffer | Uint8Array, offsets: Uint32Array | BigUint64Array): Promise<OwnerIndices<Id>>
   ownersAsync(keys: Array<NodeInput>): Promise<Array<Id>>
 }
-
-/** Flat rendezvous hashing over a set of nodes (placement v1 by default). */
-export interface Rendezvous<Id extends NodeId = NodeId> extends NodeSet<Id> {}
 export interface RendezvousConstructor {
+  /** A flat set: every node races for every key. */
   new (nodes: Array<string>, options?: SetOptions): Rendezvous<string>
   new (nodes: Array<NodeInput>, options?: SetOptions): Rendezvous<NodeId>
+  /** A partition table: `2^bits` partitions, each ranked by rendezvous hashing; a lookup is a table read. */
+  table (nodes: Array<string>, options?: TableOptions): Rendezvous<string>
+  table (nodes: Array<NodeInput>, options?: TableOptions): Rendezvous<NodeId>
+  /** The same set as `table(nodes, options)`, built on the thread pool: the event loop keeps turning. */
+  tableAsync (nodes: Array<string>, options?: TableOptions): Promise<Rendezvous<string>>
+  tableAsync (nodes: Array<NodeInput>, options?: TableOptions): Promise<Rendezvous<NodeId>>
+  /** Skeleton (hierarchical) rendezvous hashing over a virtual tree, for the largest fleets. */
+  skeleton (nodes: Array<string>, options?: SkeletonOptions): Rendezvous<string>
+  skeleton (nodes: Array<NodeInput>, options?: SkeletonOptions): Rendezvous<NodeId>
   readonly prototype: Rendezvous
   /**
-   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
+   * The set a membership file describes (docs/MEMBERSHIP.md), in the mode it names. It blocks the
    * event loop while the file and a keyed file's secret are read: see `loadAsync`.
    */
   load(path: string): Rendezvous<NodeId>
   /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
   loadAsync(path: string): Promise<Rendezvous<NodeId>>
+  /**
+   * The set the content of a membership file describes. A relative `secret.file` in it is read relative
+   * to the current directory.
+   */
+  loads(data: string | Buffer | Uint8Array): Rendezvous<NodeId>
 }
 export declare const Rendezvous: RendezvousConstructor
-
-/** A partition table: `2^partitionBits` partitions, each ranked by rendezvous hashing. */
-export interface Table<Id extends NodeId = NodeId> extends NodeSet<Id> {
-  readonly partitionBits: number
-  readonly replicas: number
-  readonly distinctDomains: boolean
-  readonly balance: number | null
-}
-export interface TableConstructor {
-  new (nodes: Array<string>, options?: TableOptions): Table<string>
-  new (nodes: Array<NodeInput>, options?: TableOptions): Table<NodeId>
-  /** The same table as `new Table(nodes, options)`, built on the thread pool: the event loop keeps turning. */
-  create (nodes: Array<string>, options?: TableOptions): Promise<Table<string>>
-  create (nodes: Array<NodeInput>, options?: TableOptions): Promise<Table<NodeId>>
-  readonly prototype: Table
-  /**
-   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
-   * event loop while the file and a keyed file's secret are read: see `loadAsync`.
-   */
-  load(path: string): Table<NodeId>
-  /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
-  loadAsync(path: string): Promise<Table<NodeId>>
-}
-export declare const Table: TableConstructor
-
-/** Skeleton (hierarchical) rendezvous hashing over a hash-prefix tree. */
-export interface Skeleton<Id extends NodeId = NodeId> extends NodeSet<Id> {
-  readonly fanoutBits: number
-  readonly levels: number
-}
-export interface SkeletonConstructor {
-  new (nodes: Array<string>, options?: SkeletonOptions): Skeleton<string>
-  new (nodes: Array<NodeInput>, options?: SkeletonOptions): Skeleton<NodeId>
-  readonly prototype: Skeleton
-  /**
-   * The set a membership file of this class's mode describes (docs/MEMBERSHIP.md). It blocks the
-   * event loop while the file and a keyed file's secret are read: see `loadAsync`.
-   */
-  load(path: string): Skeleton<NodeId>
-  /** `load` on the thread pool: the event loop keeps turning while the file and its secret are read. */
-  loadAsync(path: string): Promise<Skeleton<NodeId>>
-}
-export declare const Skeleton: SkeletonConstructor
 
 export interface SnapshotConstructor {
   /** Snapshots come from `set.snapshot()`; the constructor always throws a TypeError. */

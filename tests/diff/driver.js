@@ -39,7 +39,7 @@ function run (out, form, set) {
   try {
     for (const [id, weight, domain] of set.nodes) {
       if (domain === null) r.add(convert(id), weight)
-      else r.addInDomain(convert(id), convert(domain), weight)
+      else r.addInDomain(convert(id), weight, convert(domain))
     }
   } catch (e) {
     out.push(`${form} ${set.no} BUILD ${errorClass(e)}`)

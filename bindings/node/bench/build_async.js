@@ -1,11 +1,11 @@
 'use strict'
-// Building a large Table, `new Table` (on the JavaScript thread) against
-// `Table.create` (on the libuv thread pool), side by side in one run. A 1 ms interval
+// Building a large table-mode set, `Rendezvous.table` (on the JavaScript thread) against
+// `Rendezvous.tableAsync` (on the libuv thread pool), side by side in one run. A 1 ms interval
 // timer runs throughout; the table reports the build time, how many times the timer
 // fired during the build and the longest gap between two turns of the event loop.
 //
 //   node bindings/node/bench/build_async.js [nodes...]
-const { Table, backend } = require('..')
+const { Rendezvous, backend } = require('..')
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0)
 const SIZES = sizes.length ? sizes : [1000, 3000]
@@ -34,15 +34,15 @@ async function measure (build) {
 }
 
 async function main () {
-  console.log(`Table build, sync vs thread pool (backend ${backend()}, default bits)`)
+  console.log(`Table-mode build, sync vs thread pool (backend ${backend()}, default bits)`)
   console.log()
   console.log('| nodes | build | time | timer ticks during the build | longest event-loop gap |')
   console.log('|---|---|---|---|---|')
   for (const n of SIZES) {
     const ids = Array.from({ length: n }, (_, i) => `node-${i}`)
     const rows = [
-      ['new Table', () => Promise.resolve(new Table(ids))],
-      ['Table.create', () => Table.create(ids)]
+      ['Rendezvous.table', () => Promise.resolve(Rendezvous.table(ids))],
+      ['Rendezvous.tableAsync', () => Rendezvous.tableAsync(ids)]
     ]
     for (const [name, build] of rows) {
       const r = await measure(build)

@@ -40,7 +40,7 @@ fn main() {
     println!("|---:|---:|---:|---:|");
     for n in [10usize, 100, 1000] {
         let nodes: Vec<String> = (0..n).map(|i| format!("10.0.{}.{}:11211", i >> 8, i & 255)).collect();
-        let snap = Rendezvous::new(&nodes, Options::default())
+        let snap = Rendezvous::flat(&nodes, Options::default())
             .expect("distinct nodes")
             .snapshot();
         let mut out = vec![0u32; keys.len()];

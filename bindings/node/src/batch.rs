@@ -3,20 +3,21 @@
 //! JavaScript thread (strings can only be read there); the hashing runs off
 //! it; the answer is converted back on the JavaScript thread.
 
-use std::ffi::CStr;
-use std::ptr;
-
 use longstraw::PackedKeys;
 use napi::bindgen_prelude::*;
 use napi::sys;
 
 use crate::alloc;
 use crate::error::{JsErr, Res};
-use crate::js::{Js, KeyBuf, OffsetsRef};
 use crate::lookup;
-use crate::modes::Shared;
-use crate::raw::Raw;
+use std::sync::Arc;
+
+use crate::node_api::args::{self, OffsetsRef};
+use crate::node_api::out::Raw;
+use crate::node_api::strings::KeyBuf;
+use crate::node_api::{out, Cx};
 use crate::snapshot::Snapshot;
+use longstraw_set::Snapshot as SetSnapshot;
 
 /// What the promise resolves to.
 #[derive(Clone, Copy)]
@@ -31,7 +32,7 @@ pub enum Answer {
 
 /// One batch: keys packed as bytes + offsets, copied from JavaScript.
 pub struct OwnersTask {
-    snap: Shared,
+    snap: Arc<SetSnapshot>,
     bytes: Vec<u8>,
     offsets: Vec<u64>,
     answer: Answer,
@@ -41,7 +42,7 @@ pub struct OwnersTask {
 }
 
 impl OwnersTask {
-    fn failed(snap: Shared, answer: Answer, e: JsErr) -> OwnersTask {
+    fn failed(snap: Arc<SetSnapshot>, answer: Answer, e: JsErr) -> OwnersTask {
         OwnersTask {
             snap,
             bytes: Vec::new(),
@@ -53,15 +54,15 @@ impl OwnersTask {
 
     /// From `(bytes, offsets)` typed arrays.
     pub fn packed(
-        js: Js,
-        snap: Shared,
+        cx: Cx,
+        snap: Arc<SetSnapshot>,
         bytes: sys::napi_value,
         offsets: sys::napi_value,
         answer: Answer,
     ) -> OwnersTask {
         let read = || -> Res<(Vec<u8>, Vec<u64>)> {
-            let key_bytes = js.byte_array(bytes, &|| "bytes".into())?;
-            let offsets: Vec<u64> = match js.offsets(offsets, &|| "offsets".into())? {
+            let key_bytes = args::byte_array(cx, bytes, &|| "bytes".into())?;
+            let offsets: Vec<u64> = match args::offsets(cx, offsets, &|| "offsets".into())? {
                 OffsetsRef::U32(o) => {
                     PackedKeys::new(key_bytes, o)?;
                     let mut wide = alloc::filled(o.len(), 0u64, "key offsets")?;
@@ -92,14 +93,14 @@ impl OwnersTask {
     }
 
     /// From an array of keys (strings, Buffers, Uint8Arrays).
-    pub fn keys(js: Js, snap: Shared, keys: sys::napi_value) -> OwnersTask {
+    pub fn keys(cx: Cx, snap: Arc<SetSnapshot>, keys: sys::napi_value) -> OwnersTask {
         let read = || -> Res<(Vec<u8>, Vec<u64>)> {
-            let items = js.array(keys, &|| "keys".into())?;
+            let items = args::array(cx, keys, &|| "keys".into())?;
             let mut buf = KeyBuf::default();
             let mut bytes = Vec::new();
             let mut offsets = vec![0u64];
             for at in 0..items.len() {
-                let key = js.bytes(items.get(at)?, &mut buf, &|| format!("keys[{at}]"))?;
+                let key = args::bytes(cx, items.get(at)?, &mut buf, &|| format!("keys[{at}]"))?;
                 alloc::extend(&mut bytes, key, "key bytes")?;
                 alloc::push(&mut offsets, bytes.len() as u64, "key offsets")?;
             }
@@ -120,66 +121,38 @@ impl OwnersTask {
     fn run(&self) -> Res<Vec<u32>> {
         let keys = PackedKeys::new(&self.bytes, &self.offsets)?;
         let mut out = alloc::filled(keys.len(), 0u32, "owner indices")?;
-        self.snap.view().owners_into(&keys, &mut out)?;
+        self.snap.owners_into(&keys, &mut out)?;
         Ok(out)
     }
 
-    fn answer(&self, js: Js, env: &Env, indices: &[u32]) -> Res<sys::napi_value> {
+    fn answer(&self, cx: Cx, env: &Env, indices: &[u32]) -> Res<sys::napi_value> {
         match self.answer {
-            Answer::Ids => lookup::ids_of(js, self.snap.view(), indices),
+            Answer::Ids => lookup::ids_of(cx, &self.snap, indices),
             Answer::Indices => {
-                let (array, slots) = js.new_u32_array(indices.len())?;
+                let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);
                 Ok(array)
             }
             Answer::IndicesWithSnapshot => {
-                let (array, slots) = js.new_u32_array(indices.len())?;
+                let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);
                 let snapshot = Snapshot::from_shared(env.raw(), self.snap.clone());
-                // SAFETY: `env` is the live environment of the completion callback.
-                let snapshot = unsafe { Snapshot::to_napi_value(env.raw(), snapshot) }
-                    .map_err(|e| JsErr::new(crate::error::Kind::Error, crate::error::codes::INTERNAL, e.reason))?;
-                with_snapshot(js, array, snapshot)
+                let snapshot = out::instance(cx, snapshot)?;
+                with_snapshot(cx, array, snapshot)
             }
         }
     }
 }
 
 /// `{ indices, snapshot }`.
-pub fn with_snapshot(js: Js, indices: sys::napi_value, snapshot: sys::napi_value) -> Res<sys::napi_value> {
-    let mut obj = ptr::null_mut();
-    // SAFETY: creates a plain object and sets two data properties on it.
-    unsafe {
-        sys::napi_create_object(js.env, &mut obj);
-        set(js, obj, c"indices", indices)?;
-        set(js, obj, c"snapshot", snapshot)?;
-    }
-    Ok(obj)
-}
-
-/// # Safety
-/// `obj` must be an object of the current call.
-unsafe fn set(js: Js, obj: sys::napi_value, name: &CStr, value: sys::napi_value) -> Res<()> {
-    // SAFETY: upheld by the caller; `name` is zero-terminated.
-    let status = unsafe { sys::napi_set_named_property(js.env, obj, name.as_ptr(), value) };
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(JsErr::new(
-            crate::error::Kind::Error,
-            crate::error::codes::INTERNAL,
-            "Node-API call failed (set_named_property)",
-        ))
-    }
+pub fn with_snapshot(cx: Cx, indices: sys::napi_value, snapshot: sys::napi_value) -> Res<sys::napi_value> {
+    out::object(cx, &[(c"indices", indices), (c"snapshot", snapshot)])
 }
 
 /// Rejects the promise with the JavaScript error object for `e` (a
 /// TypeError or RangeError keeps its constructor and `code`).
 pub(crate) fn reject_with(env: &Env, e: JsErr) -> napi::Error {
-    let value = e.to_js(env.raw());
-    // SAFETY: `value` was just created in this environment.
-    let unknown = unsafe { Unknown::from_raw_unchecked(env.raw(), value) };
-    napi::Error::from_unknown_without_coercion(unknown)
+    out::rejection(Cx::of(env), &e)
 }
 
 impl Task for OwnersTask {
@@ -198,8 +171,8 @@ impl Task for OwnersTask {
     }
 
     fn resolve(&mut self, env: Env, output: Vec<u32>) -> napi::Result<Raw> {
-        let js = Js { env: env.raw() };
-        self.answer(js, &env, &output)
+        let cx = Cx::of(&env);
+        self.answer(cx, &env, &output)
             .map(Raw)
             .map_err(|e| reject_with(&env, e))
     }

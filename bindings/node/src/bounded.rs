@@ -1,7 +1,6 @@
 //! `BoundedLoad` and `Lease`: bounded loads (SPEC.md §16) over
 //! `longstraw_set::BoundedLoad`. Conversions only.
 
-use std::ptr;
 use std::sync::{Arc, Mutex};
 
 use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, DEFAULT_BALANCE_FACTOR};
@@ -11,9 +10,10 @@ use napi_derive::napi;
 
 use crate::construct;
 use crate::error::{codes, JsErr, Kind, OrThrow, Res};
-use crate::js::{Js, JsType, KeyBuf};
-use crate::raw::Raw;
-use crate::snapshot::js;
+use crate::node_api::out::Raw;
+use crate::node_api::strings::KeyBuf;
+use crate::node_api::types::{self, JsType};
+use crate::node_api::{args, out, Cx};
 
 /// Nodes that each take at most `ceil(balanceFactor * (inFlight + 1) *
 /// weight / totalWeight)` requests at once (SPEC.md section 16). `acquire`
@@ -34,12 +34,12 @@ pub struct Lease {
     is_owner: bool,
 }
 
-fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Set> {
+fn construct(cx: Cx, nodes: sys::napi_value, options: sys::napi_value) -> Res<Set> {
     let mut factor = DEFAULT_BALANCE_FACTOR;
-    let given = construct::read(js, nodes, options, &["balanceFactor"], |o| {
-        let v = js.get(o, c"balanceFactor")?;
-        if js.type_of(v)? != JsType::Undefined {
-            factor = js.weight(v, &|| "options.balanceFactor".into())?;
+    let given = construct::read(cx, nodes, options, &["balanceFactor"], |o| {
+        let v = args::get(cx, o, c"balanceFactor")?;
+        if types::type_of(cx, v)? != JsType::Undefined {
+            factor = args::weight(cx, v, &|| "options.balanceFactor".into())?;
         }
         Ok(())
     })?;
@@ -57,18 +57,8 @@ fn construct(js: Js, nodes: sys::napi_value, options: sys::napi_value) -> Res<Se
     )?)
 }
 
-fn node_id(js: Js, node: sys::napi_value) -> Res<Vec<u8>> {
-    Ok(js.bytes(node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
-}
-
-fn number(js: Js, x: f64) -> Res<sys::napi_value> {
-    let mut out = ptr::null_mut();
-    // SAFETY: creates a number in the current call's scope.
-    let status = unsafe { sys::napi_create_double(js.env, x, &mut out) };
-    if status != sys::Status::napi_ok {
-        return Err(JsErr::new(Kind::Error, codes::INTERNAL, "napi_create_double failed"));
-    }
-    Ok(out)
+fn node_id(cx: Cx, node: sys::napi_value) -> Res<Vec<u8>> {
+    Ok(args::bytes(cx, node, &mut KeyBuf::default(), &|| "node".into())?.to_vec())
 }
 
 #[napi]
@@ -83,7 +73,7 @@ impl BoundedLoad {
         ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number; secret?: Buffer | Uint8Array }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
-        construct(js(env), nodes.raw(), options.raw())
+        construct(Cx::of(env), nodes.raw(), options.raw())
             .map(|inner| BoundedLoad { inner })
             .or_throw(env)
     }
@@ -93,10 +83,10 @@ impl BoundedLoad {
     /// has a non-zero weight.
     #[napi(catch_unwind, ts_args_type = "key: string | Buffer | Uint8Array")]
     pub fn acquire(&self, env: &Env, key: Unknown<'_>) -> Result<Lease> {
-        let js = js(env);
+        let cx = Cx::of(env);
         let acquired = (|| -> Res<SetLease> {
             let mut buf = KeyBuf::default();
-            let bytes = js.bytes(key.raw(), &mut buf, &|| "key".into())?;
+            let bytes = args::bytes(cx, key.raw(), &mut buf, &|| "key".into())?;
             Ok(self.inner.acquire_owned(bytes)?)
         })()
         .or_throw(env)?;
@@ -112,12 +102,13 @@ impl BoundedLoad {
     /// `inFlight` only.
     #[napi(catch_unwind, ts_return_type = "Array<[string | Buffer, number]>")]
     pub fn loads(&self, env: &Env) -> Result<Raw> {
-        let js = js(env);
+        let cx = Cx::of(env);
         let loads = self.inner.loads();
-        js.array_of(
+        out::array_of(
+            cx,
             loads
                 .iter()
-                .map(|(id, load)| js.array_of([js.id(id), number(js, *load as f64)].into_iter(), 2)),
+                .map(|(id, load)| out::array_of(cx, [out::id(cx, id), out::number(cx, *load as f64)].into_iter(), 2)),
             loads.len(),
         )
         .map(Raw)
@@ -139,13 +130,10 @@ impl BoundedLoad {
     /// Adds a node (weight 1 unless given).
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight?: number")]
     pub fn add(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
-        let js = js(env);
+        let cx = Cx::of(env);
         (|| -> Res<()> {
-            let id = node_id(js, node.raw())?;
-            let w = match js.type_of(weight.raw())? {
-                JsType::Undefined => 1.0,
-                _ => js.weight(weight.raw(), &|| "weight".into())?,
-            };
+            let id = node_id(cx, node.raw())?;
+            let w = args::weight_or_one(cx, weight.raw(), &|| "weight".into())?;
             Ok(self.inner.add(&id, w)?)
         })()
         .or_throw(env)
@@ -154,17 +142,17 @@ impl BoundedLoad {
     /// Removes a node; its leases stay valid and release normally.
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array")]
     pub fn remove(&self, env: &Env, node: Unknown<'_>) -> Result<()> {
-        let js = js(env);
-        (|| -> Res<()> { Ok(self.inner.remove(node_id(js, node.raw())?)?) })().or_throw(env)
+        let cx = Cx::of(env);
+        (|| -> Res<()> { Ok(self.inner.remove(node_id(cx, node.raw())?)?) })().or_throw(env)
     }
 
     /// Changes a node's weight; 0 drains it (no new requests, its leases run out).
     #[napi(catch_unwind, ts_args_type = "node: string | Buffer | Uint8Array, weight: number")]
     pub fn set_weight(&self, env: &Env, node: Unknown<'_>, weight: Unknown<'_>) -> Result<()> {
-        let js = js(env);
+        let cx = Cx::of(env);
         (|| -> Res<()> {
-            let id = node_id(js, node.raw())?;
-            let w = js.weight(weight.raw(), &|| "weight".into())?;
+            let id = node_id(cx, node.raw())?;
+            let w = args::weight(cx, weight.raw(), &|| "weight".into())?;
             Ok(self.inner.set_weight(id, w)?)
         })()
         .or_throw(env)
@@ -176,7 +164,7 @@ impl Lease {
     /// The node to send the request to.
     #[napi(getter, ts_return_type = "string | Buffer")]
     pub fn node(&self, env: &Env) -> Result<Raw> {
-        js(env).id(&self.node).map(Raw).or_throw(env)
+        out::id(Cx::of(env), &self.node).map(Raw).or_throw(env)
     }
 
     /// Whether the node is the key's owner (the owner had room).

@@ -1,12 +1,15 @@
-//! Reading `(nodes, options)` for the `Rendezvous`, `Table` and `Skeleton`
-//! constructors: the options they share, and the ones each adds.
+//! Reading `(nodes, options)` for `new Rendezvous` (flat),
+//! `Rendezvous.table`, `Rendezvous.skeleton` and `BoundedLoad`: the options
+//! they share, and the ones each mode adds.
 
-use longstraw_set::{Error as SetError, Options};
+use longstraw_set::{Mode, ModeOptions, Options, SkeletonOptions, SkeletonShape, TableOptions};
 use napi::sys;
 
 use crate::alloc;
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType, KeyBuf};
+use crate::node_api::strings::KeyBuf;
+use crate::node_api::types::{self, JsType};
+use crate::node_api::{args, Cx};
 
 /// The nodes and shared options of a constructor call.
 pub struct Nodes {
@@ -33,17 +36,17 @@ const SHARED_OPTIONS: [&str; 5] = ["weights", "seed", "placement", "domains", "s
 /// the options only this constructor takes; `read_extra` reads them from the
 /// options object (it is not called when options is undefined).
 pub fn read(
-    js: Js,
+    cx: Cx,
     nodes: sys::napi_value,
     options: sys::napi_value,
     extra: &[&str],
     read_extra: impl FnOnce(sys::napi_value) -> Res<()>,
 ) -> Res<Nodes> {
-    let items = js.array(nodes, &|| "nodes".into())?;
+    let items = args::array(cx, nodes, &|| "nodes".into())?;
     let mut ids = Vec::new();
     let mut buf = KeyBuf::default();
     for at in 0..items.len() {
-        let id = js.bytes(items.get(at)?, &mut buf, &|| format!("nodes[{at}]"))?;
+        let id = args::bytes(cx, items.get(at)?, &mut buf, &|| format!("nodes[{at}]"))?;
         let mut owned = Vec::new();
         alloc::extend(&mut owned, id, "a node id")?;
         alloc::push(&mut ids, owned, "node ids")?;
@@ -54,29 +57,14 @@ pub fn read(
         domains: None,
         set: Options::default(),
     };
-    match js.type_of(options)? {
-        JsType::Undefined => {}
-        JsType::Object if !js.is_array(options)? => {
-            for name in js.property_names(options)? {
-                if !SHARED_OPTIONS.contains(&name.as_str()) && !extra.contains(&name.as_str()) {
-                    let known: Vec<&str> = SHARED_OPTIONS.iter().chain(extra).copied().collect();
-                    return Err(JsErr::new(
-                        Kind::Type,
-                        codes::INVALID_OPTION,
-                        format!("unknown option {name:?} (known: {})", known.join(", ")),
-                    ));
-                }
-            }
-            let seed = js.get(options, c"seed")?;
-            out.set.seed = js.seed(seed)?;
-            let seed_given = js.type_of(seed)? != JsType::Undefined;
-            crate::keyed::read_secret(js, js.get(options, c"secret")?, seed_given, &mut out.set)?;
-            out.set.placement = js.placement(js.get(options, c"placement")?)?;
-            read_weights(js, js.get(options, c"weights")?, &mut out)?;
-            read_domains(js, js.get(options, c"domains")?, &mut out)?;
-            read_extra(options)?;
-        }
-        _ => return Err(js.wrong_type(options, &|| "options".into(), "an object")),
+    let known: Vec<&str> = SHARED_OPTIONS.iter().chain(extra).copied().collect();
+    if let Some(options) = args::options(cx, options, &known)? {
+        out.set.seed = args::seed(cx, args::get(cx, options, c"seed")?)?;
+        crate::keyed::read_secret(cx, args::get(cx, options, c"secret")?, &mut out.set)?;
+        out.set.placement = args::placement(cx, args::get(cx, options, c"placement")?)?;
+        read_weights(cx, args::get(cx, options, c"weights")?, &mut out)?;
+        read_domains(cx, args::get(cx, options, c"domains")?, &mut out)?;
+        read_extra(options)?;
     }
     Ok(out)
 }
@@ -92,88 +80,84 @@ fn check_len(what: &str, given: usize, nodes: usize) -> Res<()> {
     ))
 }
 
-fn read_weights(js: Js, w: sys::napi_value, out: &mut Nodes) -> Res<()> {
-    if js.type_of(w)? == JsType::Undefined {
+fn read_weights(cx: Cx, w: sys::napi_value, out: &mut Nodes) -> Res<()> {
+    if types::type_of(cx, w)? == JsType::Undefined {
         return Ok(());
     }
-    let given = js.array(w, &|| "options.weights".into())?;
+    let given = args::array(cx, w, &|| "options.weights".into())?;
     check_len("weights", given.len(), out.ids.len())?;
     for (at, slot) in out.weights.iter_mut().enumerate() {
         let what = || format!("options.weights[{at}]");
-        *slot = js.weight(given.get(at)?, &what)?;
+        *slot = args::weight(cx, given.get(at)?, &what)?;
         longstraw::validate_weight(*slot).map_err(|e| JsErr::from(e).context(what()))?;
     }
     Ok(())
 }
 
-fn read_domains(js: Js, d: sys::napi_value, out: &mut Nodes) -> Res<()> {
-    if js.type_of(d)? == JsType::Undefined {
+fn read_domains(cx: Cx, d: sys::napi_value, out: &mut Nodes) -> Res<()> {
+    if types::type_of(cx, d)? == JsType::Undefined {
         return Ok(());
     }
-    let given = js.array(d, &|| "options.domains".into())?;
+    let given = args::array(cx, d, &|| "options.domains".into())?;
     check_len("domains", given.len(), out.ids.len())?;
     let mut labels = Vec::new();
     for at in 0..given.len() {
-        let label = js.domain(given.get(at)?, &|| format!("options.domains[{at}]"))?;
+        let label = args::domain(cx, given.get(at)?, &|| format!("options.domains[{at}]"))?;
         alloc::push(&mut labels, label, "domain labels")?;
     }
     out.domains = Some(labels);
     Ok(())
 }
 
-impl Js {
-    /// A failure domain label: a string, Buffer or Uint8Array of 1 to 65535
-    /// bytes, or `null`/`undefined` for none.
-    pub fn domain(self, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<Option<Vec<u8>>> {
-        if matches!(self.type_of(v)?, JsType::Undefined | JsType::Null) {
-            return Ok(None);
-        }
-        let mut buf = KeyBuf::default();
-        let label = self.bytes(v, &mut buf, what)?;
-        if label.is_empty() || label.len() > longstraw::MAX_NODE_ID_LEN {
-            return Err(JsErr::from(SetError::InvalidDomain { len: label.len() }).context(what()));
-        }
-        Ok(Some(label.to_vec()))
-    }
+/// The options only a table-mode set takes.
+const TABLE_OPTIONS: [&str; 4] = ["balance", "bits", "replicas", "distinctDomains"];
+/// The options only a skeleton-mode set takes.
+const SKELETON_OPTIONS: [&str; 2] = ["fanoutBits", "levels"];
 
-    /// A small non-negative integer option (partition bits, replicas,
-    /// fan-out bits, levels), or `None` when undefined. `max` is the largest
-    /// value the type holds; the core checks the real range.
-    pub fn param(self, v: sys::napi_value, what: &str, max: u32) -> Res<Option<u32>> {
-        match self.type_of(v)? {
-            JsType::Undefined => Ok(None),
-            JsType::Number => {
-                let mut x = f64::NAN;
-                // SAFETY: `v` is a number.
-                unsafe { sys::napi_get_value_double(self.env, v, &mut x) };
-                if x.fract() == 0.0 && (0.0..=f64::from(max)).contains(&x) {
-                    Ok(Some(x as u32))
-                } else {
-                    Err(JsErr::new(
-                        Kind::Range,
-                        codes::INVALID_PARAMETER,
-                        format!(
-                            "options.{what} must be an integer from 0 to {max}; got {}",
-                            crate::js::show_number(x)
-                        ),
-                    ))
-                }
-            }
-            _ => Err(self.wrong_type(v, &|| format!("options.{what}"), "a non-negative integer")),
-        }
-    }
+/// Reads `(nodes, options)` for a set of `mode`: the nodes, the shared
+/// options and the mode's own.
+pub fn read_set(cx: Cx, nodes: sys::napi_value, options: sys::napi_value, mode: Mode) -> Res<(Nodes, ModeOptions)> {
+    let mut shape = match mode {
+        Mode::Flat => ModeOptions::Flat,
+        Mode::Table => ModeOptions::Table(TableOptions::default()),
+        Mode::Skeleton => ModeOptions::Skeleton(SkeletonOptions::default()),
+    };
+    let extra: &[&str] = match mode {
+        Mode::Flat => &[],
+        Mode::Table => &TABLE_OPTIONS,
+        Mode::Skeleton => &SKELETON_OPTIONS,
+    };
+    let given = read(cx, nodes, options, extra, |o| match &mut shape {
+        ModeOptions::Flat => Ok(()),
+        ModeOptions::Table(t) => read_table(cx, o, t),
+        ModeOptions::Skeleton(k) => read_skeleton(cx, o, k),
+    })?;
+    Ok((given, shape))
+}
 
-    /// A boolean option, `false` when undefined.
-    pub fn flag(self, v: sys::napi_value, what: &str) -> Res<bool> {
-        match self.type_of(v)? {
-            JsType::Undefined => Ok(false),
-            JsType::Boolean => {
-                let mut b = false;
-                // SAFETY: `v` is a boolean.
-                unsafe { sys::napi_get_value_bool(self.env, v, &mut b) };
-                Ok(b)
-            }
-            _ => Err(self.wrong_type(v, &|| format!("options.{what}"), "a boolean")),
-        }
+fn read_table(cx: Cx, o: sys::napi_value, t: &mut TableOptions) -> Res<()> {
+    t.partition_bits = args::param(cx, args::get(cx, o, c"bits")?, "bits", u8::MAX.into())?.map(|b| b as u8);
+    if let Some(r) = args::param(cx, args::get(cx, o, c"replicas")?, "replicas", u32::MAX)? {
+        t.replicas = r as usize;
     }
+    t.distinct_domains = args::flag(cx, args::get(cx, o, c"distinctDomains")?, "distinctDomains")?;
+    t.balance = crate::balance::balance_option(cx, args::get(cx, o, c"balance")?)?;
+    Ok(())
+}
+
+fn read_skeleton(cx: Cx, o: sys::napi_value, k: &mut SkeletonOptions) -> Res<()> {
+    let fanout_bits = args::param(cx, args::get(cx, o, c"fanoutBits")?, "fanoutBits", u8::MAX.into())?;
+    let levels = args::param(cx, args::get(cx, o, c"levels")?, "levels", u8::MAX.into())?;
+    k.shape = match (fanout_bits, levels) {
+        (None, None) => None,
+        (Some(f), Some(l)) => Some(SkeletonShape::new(f as u8, l as u8).map_err(JsErr::from)?),
+        _ => {
+            return Err(JsErr::new(
+                Kind::Range,
+                codes::INVALID_PARAMETER,
+                "options.fanoutBits and options.levels go together: give both or neither",
+            ))
+        }
+    };
+    Ok(())
 }

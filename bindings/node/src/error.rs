@@ -101,6 +101,7 @@ pub mod codes {
     pub const INVALID_DOMAIN: &str = "ERR_LONGSTRAW_INVALID_DOMAIN";
     pub const OUT_OF_MEMORY: &str = "ERR_LONGSTRAW_OUT_OF_MEMORY";
     pub const INVALID_SECRET: &str = "ERR_LONGSTRAW_INVALID_SECRET";
+    pub const WRONG_MODE: &str = "ERR_LONGSTRAW_WRONG_MODE";
 }
 
 impl From<SetError> for JsErr {
@@ -133,6 +134,7 @@ impl From<SetError> for JsErr {
             SetError::ConflictingOptions { .. } => (Kind::Range, codes::INVALID_PARAMETER),
             SetError::OutOfMemory { .. } => (Kind::Error, codes::OUT_OF_MEMORY),
             SetError::InvalidBalanceFactor { .. } => (Kind::Range, codes::INVALID_PARAMETER),
+            SetError::WrongMode { .. } => (Kind::Type, codes::WRONG_MODE),
             _ => (Kind::Error, codes::INTERNAL),
         };
         JsErr::new(kind, code, message)

@@ -6,22 +6,23 @@
 //! its content, since a hex string or a number given by mistake is the
 //! secret itself.
 
-use longstraw_set::{Hashing, Options, Secret};
+use longstraw_set::{Options, Secret};
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType};
+use crate::node_api::types::{self, JsType};
+use crate::node_api::{args, Cx};
 
 const EXPECTED: &str = "a Buffer or Uint8Array of 16 random bytes";
 
-/// Reads `options.secret` into `set`. `seed_given` says whether
-/// `options.seed` was present: a secret excludes any seed, even 0.
-pub fn read_secret(js: Js, v: sys::napi_value, seed_given: bool, set: &mut Options) -> Res<()> {
-    let t = js.type_of(v)?;
+/// Reads `options.secret` into `set`. (A secret excludes any seed, even 0:
+/// `longstraw-set` decides that when the set is built.)
+pub fn read_secret(cx: Cx, v: sys::napi_value, set: &mut Options) -> Res<()> {
+    let t = types::type_of(cx, v)?;
     if t == JsType::Undefined {
         return Ok(());
     }
-    let Some(bytes) = js.byte_array_or_none(v, &|| "options.secret".into())? else {
+    let Some(bytes) = args::byte_array_or_none(cx, v, &|| "options.secret".into())? else {
         // A string is usually a password or hex text, not 128 random bits:
         // only bytes are taken, and the string itself is never shown.
         let hint = if t == JsType::String {
@@ -34,12 +35,11 @@ pub fn read_secret(js: Js, v: sys::napi_value, seed_given: bool, set: &mut Optio
             codes::INVALID_ARG_TYPE,
             format!(
                 "options.secret must be {EXPECTED}; got {}{hint}",
-                js.describe_type_only(v)
+                types::describe_type_only(cx, v)
             ),
         ));
     };
     let secret = Secret::from_bytes(bytes).map_err(|e| JsErr::from(e).context("options.secret"))?;
-    Hashing::select(seed_given.then_some(set.seed), Some(secret)).map_err(JsErr::from)?;
     set.secret = Some(secret);
     Ok(())
 }

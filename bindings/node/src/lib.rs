@@ -1,5 +1,5 @@
-//! Node.js bindings for longstraw: `Rendezvous`, `Table`, `Skeleton`,
-//! `Snapshot` and `backend()`.
+//! Node.js bindings for longstraw: `Rendezvous` (a set of any mode),
+//! `Snapshot`, `BoundedLoad`, `Lease` and `backend()`.
 //!
 //! This crate converts JavaScript values and errors only; placement and
 //! membership live in `longstraw` and `longstraw-set`.
@@ -8,28 +8,17 @@ mod alloc;
 mod balance;
 mod batch;
 mod bounded;
-mod compiled;
 mod construct;
-mod detached;
 mod error;
-mod external;
-mod fast;
-mod js;
 mod keyed;
 mod load_async;
 mod lookup;
-mod members;
 mod membership_file;
-mod modes;
-mod raw;
-mod receivers;
+mod node_api;
 mod rendezvous;
-mod skeleton;
 mod snapshot;
 mod str_batch;
-mod table;
 mod table_build;
-mod utf16;
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -50,10 +39,20 @@ pub fn backend(env: &Env) -> Result<&'static str> {
 #[napi]
 pub const PLACEMENT: u32 = 1;
 
-/// Installs the direct per-key callbacks (see `fast`) once the classes exist.
+/// Installs the methods and getters that read a snapshot (see
+/// `node_api::methods`) once the classes exist.
 #[napi(module_exports)]
 pub fn init(exports: Object, env: Env) -> Result<()> {
-    compiled::install(env.raw());
-    receivers::install(env.raw(), exports.raw());
-    fast::install(env.raw(), exports.raw()).or_throw(&env)
+    use node_api::methods::{install, install_getters, LOOKUPS, SNAPSHOT_LOOKUPS};
+    use rendezvous::Rendezvous;
+    use snapshot::Snapshot;
+    let (cx, exports) = (node_api::Cx::of(&env), exports.raw());
+    node_api::compiled::install(env.raw());
+    node_api::receivers::install(env.raw(), exports);
+    install::<Rendezvous>(cx, exports, &LOOKUPS)
+        .and_then(|()| install::<Snapshot>(cx, exports, &LOOKUPS))
+        .and_then(|()| install::<Snapshot>(cx, exports, &SNAPSHOT_LOOKUPS))
+        .and_then(|()| install_getters::<Rendezvous>(cx, exports))
+        .and_then(|()| install_getters::<Snapshot>(cx, exports))
+        .or_throw(&env)
 }

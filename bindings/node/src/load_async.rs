@@ -1,53 +1,31 @@
-//! `Rendezvous.loadAsync(path)`, `Table.loadAsync` and `Skeleton.loadAsync`:
-//! a membership file read and built on the libuv thread pool.
+//! `Rendezvous.loadAsync(path)`: a membership file read and built on the
+//! libuv thread pool.
 //!
 //! Reading may wait: on a FIFO (a secret source written once by another
 //! process), a network file system, or a large file. The synchronous `load`
 //! blocks the event loop for that long; `loadAsync` reads and builds on the
 //! pool and resolves with the set, so timers and I/O keep running.
 
-use std::marker::PhantomData;
-
-use longstraw_membership::Loaded;
 use napi::bindgen_prelude::*;
 
 use crate::error::{JsErr, Res};
-use crate::membership_file::{load, FromFile, Wanted};
-
-/// A class a membership file loads into.
-pub trait FileSet: Sized {
-    /// The file mode the class takes.
-    const WANTED: Wanted;
-    /// Wraps the built set (on the JavaScript thread).
-    fn wrap(env: &Env, from: FromFile<Loaded>) -> Self;
-}
+use crate::membership_file::{load, FromFile};
+use crate::rendezvous::Rendezvous;
 
 /// One `loadAsync(path)` call.
-pub struct LoadTask<T> {
+pub struct LoadTask {
     /// The path, or the error reading the argument (the promise rejects with it).
-    path: Res<String>,
-    failed: Option<JsErr>,
-    // `fn() -> T`: the task holds no `T`, so it is `Send` whatever `T` is.
-    class: PhantomData<fn() -> T>,
+    pub path: Res<String>,
+    pub failed: Option<JsErr>,
 }
 
-impl<T: FileSet + ToNapiValue + TypeName> LoadTask<T> {
-    pub fn new(path: Res<String>) -> AsyncTask<LoadTask<T>> {
-        AsyncTask::new(LoadTask {
-            path,
-            failed: None,
-            class: PhantomData,
-        })
-    }
-}
+impl Task for LoadTask {
+    type Output = FromFile;
+    type JsValue = Rendezvous;
 
-impl<T: FileSet + ToNapiValue + TypeName> Task for LoadTask<T> {
-    type Output = FromFile<Loaded>;
-    type JsValue = T;
-
-    fn compute(&mut self) -> napi::Result<FromFile<Loaded>> {
+    fn compute(&mut self) -> napi::Result<FromFile> {
         let result = match &self.path {
-            Ok(path) => load(path, T::WANTED),
+            Ok(path) => load(path),
             Err(e) => Err(e.clone()),
         };
         result.map_err(|e| {
@@ -57,11 +35,11 @@ impl<T: FileSet + ToNapiValue + TypeName> Task for LoadTask<T> {
         })
     }
 
-    fn resolve(&mut self, env: Env, output: FromFile<Loaded>) -> napi::Result<T> {
-        Ok(T::wrap(&env, output))
+    fn resolve(&mut self, env: Env, output: FromFile) -> napi::Result<Rendezvous> {
+        Ok(Rendezvous::wrap(&env, output.set, output.secret_source))
     }
 
-    fn reject(&mut self, env: Env, err: napi::Error) -> napi::Result<T> {
+    fn reject(&mut self, env: Env, err: napi::Error) -> napi::Result<Rendezvous> {
         match self.failed.take() {
             Some(e) => Err(crate::batch::reject_with(&env, e)),
             None => Err(err),

@@ -1,5 +1,5 @@
 //! Membership files (docs/MEMBERSHIP.md) for Node: `Rendezvous.load(path)`,
-//! `Table.load`, `Skeleton.load`, their `loadAsync` forms and
+//! `Rendezvous.loadAsync(path)`, `Rendezvous.loads(data)` and
 //! `.save(path, { secretFile, secretEnv })`. `longstraw-membership` parses,
 //! validates and writes the file for every language, and holds the rule for
 //! naming a keyed set's secret source; this module only converts its errors
@@ -8,11 +8,12 @@
 
 use std::path::PathBuf;
 
-use longstraw_membership::{Loaded, Membership, SecretSource};
+use longstraw_membership::{Membership, Rendezvous, SecretSource};
 use napi::sys;
 
-use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType, KeyBuf};
+use crate::error::{JsErr, Kind, Res};
+use crate::node_api::types::{self, JsType};
+use crate::node_api::{args, Cx};
 
 /// The stable `code` of every membership file error.
 pub const BAD_FILE: &str = "ERR_LONGSTRAW_BAD_FILE";
@@ -21,75 +22,60 @@ fn bad(e: impl std::fmt::Display) -> JsErr {
     JsErr::new(Kind::Error, BAD_FILE, e.to_string())
 }
 
-/// Which class a file is loaded with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wanted {
-    Flat,
-    Table,
-    Skeleton,
-}
-
-impl Wanted {
-    fn class(self) -> &'static str {
-        match self {
-            Wanted::Flat => "Rendezvous",
-            Wanted::Table => "Table",
-            Wanted::Skeleton => "Skeleton",
-        }
-    }
-}
-
 /// A set read from a file, with the secret source the file named (`None`
 /// for an unkeyed file): a keyed set saves it again.
-pub struct FromFile<T> {
-    pub set: T,
+pub struct FromFile {
+    pub set: Rendezvous,
     pub secret_source: Option<SecretSource>,
 }
 
-/// Reads, validates and builds the file at `path` (blocking: it may wait on
-/// a FIFO or a slow disk, so `loadAsync` runs it on the thread pool).
-pub fn load(path: &str, wanted: Wanted) -> Res<FromFile<Loaded>> {
+/// Reads, validates and builds the file at `path`, in the mode it names
+/// (blocking: it may wait on a FIFO or a slow disk, so `loadAsync` runs it
+/// on the thread pool).
+pub fn load(path: &str) -> Res<FromFile> {
     let membership = Membership::read(path).map_err(bad)?;
-    let loaded = membership.build().map_err(|mut e| {
+    let set = membership.build().map_err(|mut e| {
         e.origin = path.to_string();
         bad(e)
     })?;
-    let (found, mode) = match &loaded {
-        Loaded::Flat(_) => (Wanted::Flat, "flat"),
-        Loaded::Table(_) => (Wanted::Table, "table"),
-        Loaded::Skeleton(_) => (Wanted::Skeleton, "skeleton"),
-    };
-    if found != wanted {
-        return Err(bad(format!(
-            "{path}: the file's mode is \"{mode}\"; load it with {}.load, not {}.load",
-            found.class(),
-            wanted.class()
-        )));
-    }
     Ok(FromFile {
-        set: loaded,
+        set,
         secret_source: membership.secret,
     })
+}
+
+/// Parses, validates and builds membership file content (`loads`). A
+/// relative `secret.file` in it is read relative to the current directory.
+pub fn load_bytes(data: &[u8]) -> Res<FromFile> {
+    let membership = Membership::parse_bytes(data, "<data>").map_err(bad)?;
+    let set = membership.build().map_err(bad)?;
+    Ok(FromFile {
+        set,
+        secret_source: membership.secret,
+    })
+}
+
+/// The `data` argument of `loads`: a string (its UTF-8 bytes) or a Buffer
+/// or Uint8Array (the bytes as they are; the parser checks they are UTF-8).
+pub fn data_arg(cx: Cx, v: sys::napi_value) -> Res<Vec<u8>> {
+    let mut buf = crate::node_api::strings::KeyBuf::default();
+    let bytes = args::bytes(cx, v, &mut buf, &|| "data".into())
+        .map_err(|_| args::wrong_type(cx, v, &|| "data".into(), "a string, Buffer or Uint8Array"))?;
+    let mut owned = Vec::new();
+    crate::alloc::extend(&mut owned, bytes, "membership data")?;
+    Ok(owned)
 }
 
 /// The `path` argument of `load`, `loadAsync` and `save`: a string without
 /// NUL (the operating system would read the path only up to it, so another
 /// file).
-pub fn path_arg(js: Js, v: sys::napi_value) -> Res<String> {
-    if js.type_of(v)? != JsType::String {
-        return Err(js.wrong_type(v, &|| "path".into(), "a string"));
-    }
-    let mut buf = KeyBuf::default();
-    let bytes = js.bytes(v, &mut buf, &|| "path".into())?;
-    if bytes.contains(&0) {
-        return Err(JsErr::new(
-            Kind::Type,
-            codes::INVALID_STRING,
-            "path contains a NUL character; a path ends at the first NUL, so it would name another file",
-        ));
-    }
-    // `bytes` refuses lone surrogates, so the UTF-8 is valid.
-    Ok(String::from_utf8_lossy(bytes).into_owned())
+pub fn path_arg(cx: Cx, v: sys::napi_value) -> Res<String> {
+    args::string_without_nul(
+        cx,
+        v,
+        &|| "path".into(),
+        "contains a NUL character; a path ends at the first NUL, so it would name another file",
+    )
 }
 
 /// Where the secret of a keyed set is to be read from when the saved file is
@@ -104,45 +90,28 @@ const SAVE_OPTIONS: [&str; 2] = ["secretFile", "secretEnv"];
 
 /// Reads `save`'s options: undefined, or an object with at most
 /// `secretFile` and `secretEnv` (strings).
-pub fn save_options(js: Js, v: sys::napi_value) -> Res<SaveOptions> {
+pub fn save_options(cx: Cx, v: sys::napi_value) -> Res<SaveOptions> {
     let mut out = SaveOptions::default();
-    match js.type_of(v)? {
-        JsType::Undefined => return Ok(out),
-        JsType::Object if !js.is_array(v)? => {}
-        _ => return Err(js.wrong_type(v, &|| "options".into(), "an object")),
-    }
-    for name in js.property_names(v)? {
-        if !SAVE_OPTIONS.contains(&name.as_str()) {
-            return Err(JsErr::new(
-                Kind::Type,
-                codes::INVALID_OPTION,
-                format!("unknown option {name:?} (known: {})", SAVE_OPTIONS.join(", ")),
-            ));
-        }
-    }
-    out.file = string_option(js, js.get(v, c"secretFile")?, "secretFile")?.map(PathBuf::from);
-    out.env = string_option(js, js.get(v, c"secretEnv")?, "secretEnv")?;
+    let Some(v) = args::options(cx, v, &SAVE_OPTIONS)? else {
+        return Ok(out);
+    };
+    out.file = string_option(cx, args::get(cx, v, c"secretFile")?, "secretFile")?.map(PathBuf::from);
+    out.env = string_option(cx, args::get(cx, v, c"secretEnv")?, "secretEnv")?;
     Ok(out)
 }
 
-fn string_option(js: Js, v: sys::napi_value, name: &str) -> Res<Option<String>> {
-    match js.type_of(v)? {
-        JsType::Undefined => Ok(None),
-        JsType::String => {
-            let mut buf = KeyBuf::default();
-            let bytes = js.bytes(v, &mut buf, &|| format!("options.{name}"))?;
-            if bytes.contains(&0) {
-                return Err(JsErr::new(
-                    Kind::Type,
-                    codes::INVALID_STRING,
-                    format!("options.{name} contains a NUL character, which no file name or environment variable has"),
-                ));
-            }
-            // `bytes` refuses lone surrogates, so the UTF-8 is valid.
-            Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
-        }
-        _ => Err(js.wrong_type(v, &|| format!("options.{name}"), "a string")),
+fn string_option(cx: Cx, v: sys::napi_value, name: &str) -> Res<Option<String>> {
+    if types::type_of(cx, v)? == JsType::Undefined {
+        return Ok(None);
     }
+    let what = || format!("options.{name}");
+    args::string_without_nul(
+        cx,
+        v,
+        &what,
+        "contains a NUL character, which no file name or environment variable has",
+    )
+    .map(Some)
 }
 
 /// Writes `m` to `path` (a temporary file renamed over it). A keyed set

@@ -14,11 +14,13 @@ use longstraw::PackedKeys;
 use napi::sys;
 
 use crate::alloc;
-use crate::compiled::Compiled;
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{append_utf8, Items, Js, KeyBuf};
 use crate::lookup;
-use crate::modes::View;
+use crate::node_api::args::{self, Items};
+use crate::node_api::compiled::Compiled;
+use crate::node_api::strings::{self, KeyBuf};
+use crate::node_api::{out, Cx};
+use longstraw_set::Snapshot;
 
 /// Keys read and placed at a time.
 const CHUNK_KEYS: usize = 2048;
@@ -26,15 +28,15 @@ const CHUNK_KEYS: usize = 2048;
 const BYTES_PER_KEY_GUESS: usize = 32;
 
 /// The owner id of each key of the array `keys`, all from `snap`.
-pub fn owners(js: Js, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_value> {
-    let items = js.array(keys, &|| "keys".into())?;
+pub fn owners(cx: Cx, snap: &Snapshot, keys: sys::napi_value) -> Res<sys::napi_value> {
+    let items = args::array(cx, keys, &|| "keys".into())?;
     // Grown chunk by chunk, so that a huge array with a bad first element
     // fails before anything is allocated for its length.
     let mut indices: Vec<u32> = Vec::new();
-    let compiled = Compiled::get(js);
+    let compiled = Compiled::get(cx);
     let mut chunk = Chunk::new()?;
     let lengths = match compiled {
-        Some(_) => Some(js.new_u32_array(CHUNK_KEYS + 1)?.0),
+        Some(_) => Some(out::new_u32_array(cx, CHUNK_KEYS + 1)?.0),
         None => None,
     };
     let mut start = 0;
@@ -42,10 +44,10 @@ pub fn owners(js: Js, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_va
         let end = (start + CHUNK_KEYS).min(items.len());
         chunk.clear();
         match (compiled, lengths) {
-            (Some(compiled), Some(lengths)) => chunk.read_joined(js, compiled, &items, keys, (start, end), lengths)?,
+            (Some(compiled), Some(lengths)) => chunk.read_joined(cx, compiled, &items, keys, (start, end), lengths)?,
             _ => {
                 for at in start..end {
-                    chunk.push(js, items.get(at)?, at)?;
+                    chunk.push(cx, items.get(at)?, at)?;
                 }
             }
         }
@@ -57,20 +59,20 @@ pub fn owners(js: Js, snap: View<'_>, keys: sys::napi_value) -> Res<sys::napi_va
         snap.owners_into(&packed, &mut indices[start..end])?;
         start = end;
     }
-    ids(js, snap, &indices, compiled)
+    ids(cx, snap, &indices, compiled)
 }
 
 /// The id of each node index, as a new array. Through `gather` when the
 /// batch has at least as many keys as the snapshot has nodes (it reads an
 /// array of every id); otherwise one id per distinct index.
-fn ids(js: Js, snap: View<'_>, indices: &[u32], compiled: Option<Compiled>) -> Res<sys::napi_value> {
-    let Some(compiled) = compiled.filter(|_| snap.members().len() <= indices.len()) else {
-        return lookup::ids_of(js, snap, indices);
+fn ids(cx: Cx, snap: &Snapshot, indices: &[u32], compiled: Option<Compiled>) -> Res<sys::napi_value> {
+    let Some(compiled) = compiled.filter(|_| snap.len() <= indices.len()) else {
+        return lookup::ids_of(cx, snap, indices);
     };
-    let ids = lookup::nodes(js, snap)?;
-    let (typed, slots) = js.new_u32_array(indices.len())?;
+    let ids = lookup::nodes(cx, snap)?;
+    let (typed, slots) = out::new_u32_array(cx, indices.len())?;
     slots.copy_from_slice(indices);
-    let out = js.new_array(indices.len())?;
+    let out = out::new_array(cx, indices.len())?;
     // A JavaScript array has fewer than 2^32 elements.
     compiled.gather(out, ids, typed, indices.len() as u32)?;
     Ok(out)
@@ -113,10 +115,10 @@ impl Chunk {
 
     /// Appends key `at`: a string as UTF-8 (as `owner()` reads it), a
     /// Buffer or Uint8Array as its bytes; anything else is a TypeError.
-    fn push(&mut self, js: Js, key: sys::napi_value, at: usize) -> Res<()> {
+    fn push(&mut self, cx: Cx, key: sys::napi_value, at: usize) -> Res<()> {
         let what = || format!("keys[{at}]");
-        if !js.append_string(key, &mut self.units, &mut self.bytes, &what)? {
-            let bytes = js.bytes(key, &mut self.other, &what)?;
+        if !strings::append_string(cx, key, &mut self.units, &mut self.bytes, &what)? {
+            let bytes = args::bytes(cx, key, &mut self.other, &what)?;
             alloc::extend(&mut self.bytes, bytes, "key bytes")?;
         }
         alloc::push(&mut self.offsets, self.bytes.len(), "key offsets")
@@ -127,7 +129,7 @@ impl Chunk {
     /// least `end - start + 1` elements.
     fn read_joined(
         &mut self,
-        js: Js,
+        cx: Cx,
         compiled: Compiled,
         items: &Items,
         keys: sys::napi_value,
@@ -139,9 +141,9 @@ impl Chunk {
             // Array indices are below 2^32.
             let joined = compiled.pack(keys, at as u32, end as u32, lengths)?;
             // Read after the call: JavaScript wrote it.
-            let lens = js.u32_array_mut(lengths, &|| "key lengths".into())?;
+            let lens = args::u32_array_mut(cx, lengths, &|| "key lengths".into())?;
             let stop = lens[end - at] as usize;
-            if !(at..=end).contains(&stop) || !js.utf16_into(joined, &mut self.units, &|| "keys".into())? {
+            if !(at..=end).contains(&stop) || !strings::utf16_into(cx, joined, &mut self.units, &|| "keys".into())? {
                 return Err(internal(format!("pack returned a bad result for keys {at}..{end}")));
             }
             if self.units.iter().all(|&u| u < 0x80) {
@@ -150,7 +152,7 @@ impl Chunk {
                 self.push_run(&lens[..stop - at], at)?;
             }
             if stop < end {
-                self.push(js, items.get(stop)?, stop)?;
+                self.push(cx, items.get(stop)?, stop)?;
                 at = stop + 1;
             } else {
                 at = end;
@@ -194,7 +196,7 @@ impl Chunk {
                 .units
                 .get(from..to)
                 .ok_or_else(|| internal(format!("pack: key {i} is past the joined string")))?;
-            append_utf8(units, &mut self.bytes, &|| format!("keys[{i}]"))?;
+            strings::append_utf8_or_throw(units, &mut self.bytes, &|| format!("keys[{i}]"))?;
             alloc::push(&mut self.offsets, self.bytes.len(), "key offsets")?;
             from = to;
         }

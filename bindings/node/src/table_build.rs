@@ -1,34 +1,48 @@
-//! `Table.create(nodes, options)`: a table built on the libuv thread pool.
+//! `Rendezvous.tableAsync(nodes, options)`: a table-mode set built on the
+//! libuv thread pool.
 //!
-//! Building ranks every partition over every node (seconds at 10^4 nodes), so
-//! the constructor blocks the event loop for that long. `create` reads the
-//! arguments on the JavaScript thread (they are JavaScript values), then
-//! builds on the pool and resolves with the `Table`.
+//! Building ranks every partition over every node (seconds at 10^4 nodes),
+//! so `Rendezvous.table` blocks the event loop for that long. `tableAsync`
+//! reads the arguments on the JavaScript thread (they are JavaScript
+//! values), then builds on the pool and resolves with the set.
 
-use longstraw_set::{Table as SetTable, TableOptions};
+use longstraw_set::{ModeOptions, Rendezvous as SetRendezvous};
 use napi::bindgen_prelude::*;
-use napi_derive::napi;
 
 use crate::construct::Nodes;
-use crate::error::JsErr;
-use crate::js::Js;
-use crate::table::{read_input, Table};
+use crate::error::{JsErr, Res};
+use crate::rendezvous::Rendezvous;
 
-/// The arguments of one `Table.create` call, or the error reading them.
-pub struct BuildTableTask {
-    input: Option<(Nodes, TableOptions)>,
+/// The arguments of one call, or the error reading them.
+pub struct BuildTask {
+    input: Option<(Nodes, ModeOptions)>,
     failed: Option<JsErr>,
 }
 
-impl Task for BuildTableTask {
-    type Output = SetTable;
-    type JsValue = Table;
+impl BuildTask {
+    pub fn new(input: Res<(Nodes, ModeOptions)>) -> AsyncTask<BuildTask> {
+        AsyncTask::new(match input {
+            Ok(input) => BuildTask {
+                input: Some(input),
+                failed: None,
+            },
+            Err(e) => BuildTask {
+                input: None,
+                failed: Some(e),
+            },
+        })
+    }
+}
 
-    fn compute(&mut self) -> napi::Result<SetTable> {
+impl Task for BuildTask {
+    type Output = SetRendezvous;
+    type JsValue = Rendezvous;
+
+    fn compute(&mut self) -> napi::Result<SetRendezvous> {
         let Some((given, shape)) = self.input.take() else {
             return Err(napi::Error::from_reason("argument error"));
         };
-        SetTable::with_domains(given.triples(), shape).map_err(|e| {
+        SetRendezvous::new(given.triples(), given.set, shape).map_err(|e| {
             let e = JsErr::from(e);
             let reason = e.message.clone();
             self.failed = Some(e);
@@ -36,41 +50,14 @@ impl Task for BuildTableTask {
         })
     }
 
-    fn resolve(&mut self, env: Env, output: SetTable) -> napi::Result<Table> {
-        Ok(Table::from_set(&env, output))
+    fn resolve(&mut self, env: Env, output: SetRendezvous) -> napi::Result<Rendezvous> {
+        Ok(Rendezvous::wrap(&env, output, None))
     }
 
-    fn reject(&mut self, env: Env, err: napi::Error) -> napi::Result<Table> {
+    fn reject(&mut self, env: Env, err: napi::Error) -> napi::Result<Rendezvous> {
         match self.failed.take() {
             Some(e) => Err(crate::batch::reject_with(&env, e)),
             None => Err(err),
         }
-    }
-}
-
-#[napi]
-impl Table {
-    /// `Table.create(nodes, options)`: the same table as `new Table(nodes,
-    /// options)`, built on the thread pool so that the event loop keeps
-    /// turning. Bad arguments reject the promise with the error the
-    /// constructor would throw.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }",
-        ts_return_type = "Promise<Table>"
-    )]
-    pub fn create(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> AsyncTask<BuildTableTask> {
-        let js = Js { env: env.raw() };
-        let task = match read_input(js, nodes.raw(), options.raw()) {
-            Ok(input) => BuildTableTask {
-                input: Some(input),
-                failed: None,
-            },
-            Err(e) => BuildTableTask {
-                input: None,
-                failed: Some(e),
-            },
-        };
-        AsyncTask::new(task)
     }
 }

@@ -6,7 +6,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Table } = require('..')
+const { Rendezvous } = require('..')
 
 const VECTORS_DIR = process.env.LONGSTRAW_VECTORS_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'vectors')
 const weightOf = (bits) => Buffer.from(bits, 'hex').readDoubleBE(0)
@@ -14,7 +14,7 @@ const idHex = (id) => (typeof id === 'string' ? Buffer.from(id, 'utf8') : id).to
 
 function build (c) {
   const ids = c.nodes.map((n) => Buffer.from(n.id_hex, 'hex'))
-  const t = new Table(ids, {
+  const t = Rendezvous.table(ids, {
     seed: BigInt(c.seed),
     weights: c.nodes.map((n) => weightOf(n.weight_bits)),
     bits: c.bits,
@@ -49,22 +49,22 @@ test('table-balanced-v1 vectors: each key lists its partition row, and nothing p
 
 test('balance out of range is a RangeError, a non-number a TypeError', () => {
   for (const bad of [0.5, 0.9999994, 4.5, NaN, Infinity, -1]) {
-    assert.throws(() => new Table(['a', 'b'], { balance: bad }), (e) => e instanceof RangeError && /balance/.test(e.message), String(bad))
+    assert.throws(() => Rendezvous.table(['a', 'b'], { balance: bad }), (e) => e instanceof RangeError && /balance/.test(e.message), String(bad))
   }
   for (const bad of ['1.05', true, 1n, null, [1.05]]) {
-    assert.throws(() => new Table(['a', 'b'], { balance: bad }), (e) => e instanceof TypeError && /balance/.test(e.message), String(bad))
+    assert.throws(() => Rendezvous.table(['a', 'b'], { balance: bad }), (e) => e instanceof TypeError && /balance/.test(e.message), String(bad))
   }
-  assert.throws(() => new Table(['a', 'b'], { balance: 1.05, distinctDomains: true }), RangeError)
-  assert.equal(new Table(['a']).balance, null)
+  assert.throws(() => Rendezvous.table(['a', 'b'], { balance: 1.05, distinctDomains: true }), RangeError)
+  assert.equal(Rendezvous.table(['a']).balance, null)
 })
 
 test('changes to a balanced table equal a fresh build; a drained node owns nothing', () => {
   const nodes = Array.from({ length: 30 }, (_, i) => 'n' + i)
-  const t = new Table(nodes, { bits: 10, replicas: 2, balance: 1.01 })
+  const t = Rendezvous.table(nodes, { bits: 10, replicas: 2, balance: 1.01 })
   t.add('extra', 2)
   t.remove('n3')
   t.setWeight('n4', 0)
-  const fresh = new Table(t.nodes, { weights: t.weights, bits: 10, replicas: 2, balance: 1.01 })
+  const fresh = Rendezvous.table(t.nodes, { weights: t.weights, bits: 10, replicas: 2, balance: 1.01 })
   for (let i = 0; i < 2000; i++) {
     const key = 'k' + i
     assert.deepEqual(t.topK(key, 2), fresh.topK(key, 2))

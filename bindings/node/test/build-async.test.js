@@ -1,14 +1,14 @@
 'use strict'
-// Table.create builds on the thread pool: the event loop keeps turning during a
-// large build, the table equals the one the constructor builds, and bad arguments reject the
-// promise with the constructor's error.
+// Rendezvous.tableAsync builds a table-mode set on the thread pool: the event loop keeps turning
+// during a large build, the set equals the one Rendezvous.table builds, and bad arguments reject the
+// promise with Rendezvous.table's error.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { Table } = require('..')
+const { Rendezvous } = require('..')
 
 const ids = (n) => Array.from({ length: n }, (_, i) => `node-${i}`)
 
-test('a large Table.create does not block the event loop', async () => {
+test('a large Rendezvous.tableAsync does not block the event loop', async () => {
   // 2^16 partitions ranked over 3000 nodes: long enough for several timer turns.
   const nodes = ids(3000)
   const options = { bits: 16, replicas: 2 }
@@ -16,7 +16,7 @@ test('a large Table.create does not block the event loop', async () => {
   const timer = setInterval(() => { ticks++ }, 1)
   let immediateRan = false
   let resolvedFirst = false
-  const promise = Table.create(nodes, options).then((t) => {
+  const promise = Rendezvous.tableAsync(nodes, options).then((t) => {
     resolvedFirst = !immediateRan
     return t
   })
@@ -27,8 +27,9 @@ test('a large Table.create does not block the event loop', async () => {
   assert.ok(!resolvedFirst, 'the build resolved before the event loop could run a callback')
   assert.ok(ticks > 0, 'no timer fired while a 3000-node table was built')
 
-  assert.ok(built instanceof Table)
-  const sync = new Table(nodes, options)
+  assert.ok(built instanceof Rendezvous)
+  assert.equal(built.mode, 'table')
+  const sync = Rendezvous.table(nodes, options)
   assert.equal(built.partitionBits, 16)
   assert.equal(built.replicas, 2)
   for (let i = 0; i < 2000; i++) {
@@ -38,7 +39,7 @@ test('a large Table.create does not block the event loop', async () => {
   }
 })
 
-test('Table.create passes every option through', async () => {
+test('Rendezvous.tableAsync passes every option through', async () => {
   const nodes = ids(40)
   const options = {
     weights: nodes.map((_, i) => 1 + (i % 3)),
@@ -48,8 +49,8 @@ test('Table.create passes every option through', async () => {
     replicas: 3,
     distinctDomains: true
   }
-  const built = await Table.create(nodes, options)
-  const sync = new Table(nodes, options)
+  const built = await Rendezvous.tableAsync(nodes, options)
+  const sync = Rendezvous.table(nodes, options)
   assert.equal(built.distinctDomains, true)
   for (let i = 0; i < 500; i++) {
     const key = `k${i}`
@@ -57,7 +58,7 @@ test('Table.create passes every option through', async () => {
   }
 })
 
-test('Table.create rejects bad arguments with the constructor\'s error', async () => {
+test('Rendezvous.tableAsync rejects bad arguments with the error Rendezvous.table throws', async () => {
   const cases = [
     [['a', 'b'], { weights: [1, -1] }],
     [['a', 'a'], undefined],
@@ -67,9 +68,9 @@ test('Table.create rejects bad arguments with the constructor\'s error', async (
   ]
   for (const [nodes, options] of cases) {
     let thrown
-    try { new Table(nodes, options) } catch (e) { thrown = e } // eslint-disable-line no-new
+    try { Rendezvous.table(nodes, options) } catch (e) { thrown = e } // eslint-disable-line no-new
     assert.ok(thrown, `the constructor accepted ${JSON.stringify([nodes, options])}`)
-    await assert.rejects(Table.create(nodes, options), (e) => {
+    await assert.rejects(Rendezvous.tableAsync(nodes, options), (e) => {
       assert.equal(e.constructor, thrown.constructor)
       assert.equal(e.code, thrown.code)
       assert.equal(e.message, thrown.message)

@@ -224,7 +224,7 @@ test('empty and fully drained sets', async () => {
 })
 
 test('Snapshot cannot be constructed directly', () => {
-  throwsCoded(() => new Snapshot(), TypeError, TYPE, /rendezvous.snapshot\(\)/)
+  throwsCoded(() => new Snapshot(), TypeError, TYPE, /set\.snapshot\(\)/)
 })
 
 test('methods called on a foreign receiver are TypeErrors, not crashes', () => {

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { Rendezvous, Table, Skeleton } = require('..')
+const { Rendezvous } = require('..')
 
 const HEX = '5e1f0a93c4d27b68e90f13a2c5b74d86'
 const SECRET = Buffer.from(HEX, 'hex')
@@ -17,9 +17,9 @@ const NODES = ['cache-a', 'cache-b', 'cache-c', 'cache-d', 'cache-e']
 const KEYS = Array.from({ length: 2000 }, (_, i) => `user:${i}`)
 
 const MODES = [
-  ['flat', Rendezvous, '', {}],
-  ['table', Table, '\n[table]\nbits = 8\nreplicas = 2\n', { bits: 8, replicas: 2 }],
-  ['skeleton', Skeleton, '\n[skeleton]\nfanout_bits = 1\nlevels = 2\n', { fanoutBits: 1, levels: 2 }]
+  ['flat', (n, o) => new Rendezvous(n, o), '', {}],
+  ['table', (n, o) => Rendezvous.table(n, o), '\n[table]\nbits = 8\nreplicas = 2\n', { bits: 8, replicas: 2 }],
+  ['skeleton', (n, o) => Rendezvous.skeleton(n, o), '\n[skeleton]\nfanout_bits = 1\nlevels = 2\n', { fanoutBits: 1, levels: 2 }]
 ]
 
 function tmpdir () {
@@ -49,8 +49,8 @@ test('a set loaded from a keyed file saves again with no argument, and reloads t
   try {
     fs.writeFileSync(path.join(dir, 'secret.hex'), HEX + '\n')
     for (const [mode, Cls, shape, options] of MODES) {
-      const reference = ownersOf(new Cls(NODES, { ...options, secret: SECRET }))
-      for (const load of [(f) => Cls.load(f), (f) => Cls.loadAsync(f)]) {
+      const reference = ownersOf(Cls(NODES, { ...options, secret: SECRET }))
+      for (const load of [(f) => Rendezvous.load(f), (f) => Rendezvous.loadAsync(f)]) {
         const loaded = await load(keyedFile(dir, mode, shape, 'file = "secret.hex"'))
         assert.equal(loaded.isKeyed, true)
         assert.deepEqual(ownersOf(loaded), reference, mode)
@@ -60,7 +60,7 @@ test('a set loaded from a keyed file saves again with no argument, and reloads t
         // The loaded source was made absolute, so the saved file (in another folder) still finds it.
         assert.match(fs.readFileSync(out, 'utf8'), new RegExp(`\\[secret\\]\\nfile = ".*${path.sep}secret\\.hex"`))
         assertNoSecret(out)
-        assert.deepEqual(ownersOf(Cls.load(out)), reference, `${mode}: reloaded`)
+        assert.deepEqual(ownersOf(Rendezvous.load(out)), reference, `${mode}: reloaded`)
       }
     }
   } finally {
@@ -73,13 +73,13 @@ test('a set loaded with an environment variable source saves it again', () => {
   process.env[ENV] = HEX
   try {
     for (const [mode, Cls, shape, options] of MODES) {
-      const reference = ownersOf(new Cls(NODES, { ...options, secret: SECRET }))
-      const loaded = Cls.load(keyedFile(dir, mode, shape, `env = "${ENV}"`))
+      const reference = ownersOf(Cls(NODES, { ...options, secret: SECRET }))
+      const loaded = Rendezvous.load(keyedFile(dir, mode, shape, `env = "${ENV}"`))
       const out = path.join(dir, `${mode}-saved.toml`)
       loaded.save(out)
       assert.match(fs.readFileSync(out, 'utf8'), new RegExp(`\\[secret\\]\\nenv = "${ENV}"`))
       assertNoSecret(out)
-      assert.deepEqual(ownersOf(Cls.load(out)), reference, mode)
+      assert.deepEqual(ownersOf(Rendezvous.load(out)), reference, mode)
     }
   } finally {
     delete process.env[ENV]
@@ -92,21 +92,21 @@ test('a keyed set built in code saves with secretFile or secretEnv, and reloads 
   try {
     fs.writeFileSync(path.join(dir, 'key.hex'), HEX)
     for (const [mode, Cls, , options] of MODES) {
-      const set = new Cls(NODES, { ...options, secret: SECRET })
+      const set = Cls(NODES, { ...options, secret: SECRET })
       set.add('cache-f')
       const reference = ownersOf(set)
       const byFile = path.join(dir, `${mode}-file.toml`)
       set.save(byFile, { secretFile: 'key.hex' }) // relative: read from the saved file's folder
       assert.match(fs.readFileSync(byFile, 'utf8'), /\[secret\]\nfile = "key\.hex"/)
       assertNoSecret(byFile)
-      assert.deepEqual(ownersOf(Cls.load(byFile)), reference, `${mode}: secretFile`)
+      assert.deepEqual(ownersOf(Rendezvous.load(byFile)), reference, `${mode}: secretFile`)
 
       const byEnv = path.join(dir, `${mode}-env.toml`)
       set.save(byEnv, { secretEnv: ENV })
       assertNoSecret(byEnv)
       process.env[ENV] = HEX
       try {
-        assert.deepEqual(ownersOf(Cls.load(byEnv)), reference, `${mode}: secretEnv`)
+        assert.deepEqual(ownersOf(Rendezvous.load(byEnv)), reference, `${mode}: secretEnv`)
       } finally {
         delete process.env[ENV]
       }
@@ -135,8 +135,8 @@ test('refused saves: no source, both sources, an empty one, a source for an unke
   try {
     const out = path.join(dir, 'out.toml')
     for (const [mode, Cls, , options] of MODES) {
-      const keyed = new Cls(NODES, { ...options, secret: SECRET })
-      const plain = new Cls(NODES, options)
+      const keyed = Cls(NODES, { ...options, secret: SECRET })
+      const plain = Cls(NODES, options)
       const cases = [
         [keyed, undefined, /out\.toml: secret: a keyed set needs a secret source to be saved: name a secret file or an environment variable \(the secret itself is never written\)$/],
         [keyed, {}, /needs a secret source/],

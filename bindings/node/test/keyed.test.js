@@ -7,7 +7,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 const util = require('node:util')
-const { Rendezvous, Table, Skeleton } = require('..')
+const { Rendezvous } = require('..')
 
 const VECTORS = path.join(__dirname, '..', '..', '..', 'tests', 'vectors', 'keyed-v1.json')
 const weightOf = (bits) => Buffer.from(bits, 'hex').readDoubleBE(0)
@@ -21,8 +21,8 @@ function build (c) {
     secret: Buffer.from(c.secret_hex, 'hex')
   }
   if (c.mode === 'flat') return [new Rendezvous(ids, options), ids]
-  if (c.mode === 'table') return [new Table(ids, { ...options, bits: c.bits, replicas: c.depth }), ids]
-  return [new Skeleton(ids, { ...options, fanoutBits: c.fanout_bits, levels: c.levels }), ids]
+  if (c.mode === 'table') return [Rendezvous.table(ids, { ...options, bits: c.bits, replicas: c.depth }), ids]
+  return [Rendezvous.skeleton(ids, { ...options, fanoutBits: c.fanout_bits, levels: c.levels }), ids]
 }
 
 test('keyed-v1 vectors: every mode, owner, topK, topKDistinct', () => {
@@ -54,15 +54,15 @@ test('keyed-v1 vectors: every mode, owner, topK, topKDistinct', () => {
 
 test('secret: exactly 16 bytes, exclusive with seed, never a string', () => {
   const secret = crypto.randomBytes(16)
-  for (const Cls of [Rendezvous, Table, Skeleton]) {
-    assert.throws(() => new Cls(['a'], { secret, seed: 0 }), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_OPTION' })
-    assert.throws(() => new Cls(['a'], { secret, seed: 5n }), { name: 'TypeError' })
+  for (const Cls of [(n, o) => new Rendezvous(n, o), (n, o) => Rendezvous.table(n, o), (n, o) => Rendezvous.skeleton(n, o)]) {
+    assert.throws(() => Cls(['a'], { secret, seed: 0 }), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_OPTION' })
+    assert.throws(() => Cls(['a'], { secret, seed: 5n }), { name: 'TypeError' })
     for (const len of [0, 15, 17, 32]) {
-      assert.throws(() => new Cls(['a'], { secret: Buffer.alloc(len) }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_SECRET' })
+      assert.throws(() => Cls(['a'], { secret: Buffer.alloc(len) }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_SECRET' })
     }
-    assert.throws(() => new Cls(['a'], { secret: 'sixteen-char-str' }), { name: 'TypeError' })
-    assert.equal(new Cls(['a', 'b'], { secret: new Uint8Array(secret) }).isKeyed, true)
-    assert.equal(new Cls(['a', 'b'], { seed: 3 }).isKeyed, false)
+    assert.throws(() => Cls(['a'], { secret: 'sixteen-char-str' }), { name: 'TypeError' })
+    assert.equal(Cls(['a', 'b'], { secret: new Uint8Array(secret) }).isKeyed, true)
+    assert.equal(Cls(['a', 'b'], { seed: 3 }).isKeyed, false)
   }
 })
 

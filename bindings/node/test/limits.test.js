@@ -5,7 +5,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { Rendezvous, Table } = require('..')
+const { Rendezvous } = require('..')
 
 const ADDON = path.join(__dirname, '..')
 
@@ -18,7 +18,7 @@ test('a 2^32-1 element array fails on its first element, before allocating', asy
   assert.throws(() => r.snapshot().owners(huge), first)
   await assert.rejects(r.ownersAsync(huge), first)
   assert.throws(() => new Rendezvous(huge), { name: 'TypeError', message: /nodes\[0\]/ })
-  assert.throws(() => new Table(huge), { name: 'TypeError', message: /nodes\[0\]/ })
+  assert.throws(() => Rendezvous.table(huge), { name: 'TypeError', message: /nodes\[0\]/ })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   assert.ok(ms < 2000, `took ${ms} ms: the elements were walked, not just the first`)
 })
@@ -32,11 +32,11 @@ function underMemoryLimit (script) {
 
 test('a 2 GB table under a 2 GB address-space limit is ERR_LONGSTRAW_OUT_OF_MEMORY', () => {
   const run = underMemoryLimit(`
-    const { Table } = require('.')
+    const { Rendezvous } = require('.')
     const nodes = Array.from({ length: 32 }, (_, i) => 'n' + i)
-    try { new Table(nodes, { bits: 24, replicas: 32 }); console.log('built') }
+    try { Rendezvous.table(nodes, { bits: 24, replicas: 32 }); console.log('built') }
     catch (e) { console.log(e.constructor.name, e.code) }
-    const t = new Table(nodes, { bits: 10, replicas: 2 })
+    const t = Rendezvous.table(nodes, { bits: 10, replicas: 2 })
     console.log('still usable', typeof t.owner('k'))
   `)
   assert.equal(run.status, 0, `exit ${run.status} ${run.signal}: ${run.stderr}`)
@@ -50,12 +50,12 @@ test('soak: 60 dropped 8 MB tables stay bounded without forced GC', () => {
   // turns, so the loop yields as a server would; without the report, RSS
   // climbed to 522 MB here (8 MB per table, none collected).
   const run = spawnSync(process.execPath, ['-e', `
-    const { Table } = require('.')
+    const { Rendezvous } = require('.')
     const nodes = ['n0', 'n1', 'n2', 'n3']
     let peak = 0, keep = 0
     ;(async () => {
       for (let i = 0; i < 60; i++) {
-        const t = new Table(nodes, { bits: 19, replicas: 4 }) // 2^19 x 4 x 4 bytes = 8 MB
+        const t = Rendezvous.table(nodes, { bits: 19, replicas: 4 }) // 2^19 x 4 x 4 bytes = 8 MB
         keep += t.owner('k' + i).length + t.snapshot().nodes.length
         peak = Math.max(peak, process.memoryUsage().rss)
         await new Promise(setImmediate)

@@ -7,17 +7,18 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { Rendezvous, Table, Skeleton, Snapshot, BoundedLoad } = require('..')
+const { Rendezvous, Snapshot, BoundedLoad } = require('..')
 
 const NODES = ['a', 'b', 'c']
 const sets = () => ({
   Rendezvous: new Rendezvous(NODES),
-  Table: new Table(NODES, { bits: 4, replicas: 3 }),
-  Skeleton: new Skeleton(NODES),
+  'Rendezvous (table)': Rendezvous.table(NODES, { bits: 4, replicas: 3 }),
+  'Rendezvous (skeleton)': Rendezvous.skeleton(NODES),
   Snapshot: new Rendezvous(NODES).snapshot(),
+  'Snapshot (table)': Rendezvous.table(NODES, { bits: 4 }).snapshot(),
   BoundedLoad: new BoundedLoad(NODES)
 })
-const CLASSES = { Rendezvous, Table, Skeleton, Snapshot, BoundedLoad }
+const CLASSES = { Rendezvous, Snapshot, BoundedLoad }
 
 /** Every method and getter on a class's prototype. */
 function membersOf (Cls) {
@@ -36,7 +37,7 @@ test('every method and getter called on a foreign this is a TypeError', () => {
   for (const [className, Cls] of Object.entries(CLASSES)) {
     const members = membersOf(Cls)
     assert.ok(members.length >= 3, `${className} has ${members.length} members`)
-    const foreign = [{}, Object.create(Cls.prototype), ...Object.entries(instances).filter(([n]) => n !== className).map(([, v]) => v)]
+    const foreign = [{}, Object.create(Cls.prototype), ...Object.values(instances).filter((v) => !(v instanceof Cls))]
     for (const [name, kind, fn] of members) {
       for (const receiver of foreign) {
         const where = `${className}.prototype.${name} (${kind}) on ${receiver.constructor && receiver.constructor.name}`
@@ -49,17 +50,22 @@ test('every method and getter called on a foreign this is a TypeError', () => {
 })
 
 test('the per-key lookups name the class a foreign this should have been', () => {
-  const { Table: t } = sets()
+  const { 'Rendezvous (table)': t } = sets()
   assert.throws(() => Rendezvous.prototype.owner.call({}, 'k'), {
     name: 'TypeError',
     code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE',
     message: 'this must be a Rendezvous (the method was called on another object)'
   })
-  assert.throws(() => Rendezvous.prototype.topK.call(t, 'k', 1), { message: /this must be a Rendezvous/ })
+  assert.throws(() => Rendezvous.prototype.topK.call(t.snapshot(), 'k', 1), { message: /this must be a Rendezvous/ })
   assert.throws(() => Snapshot.prototype.owner.call(t, 'k'), { message: /this must be a Snapshot/ })
-  assert.throws(() => Table.prototype.rank.call(undefined, 'k'), TypeError)
-  assert.throws(() => Skeleton.prototype.has.call(null, 'a'), TypeError)
-  assert.throws(() => Skeleton.prototype.has.call(5, 'a'), TypeError)
+  assert.throws(() => Rendezvous.prototype.rank.call(undefined, 'k'), TypeError)
+  assert.throws(() => Snapshot.prototype.has.call(null, 'a'), TypeError)
+  assert.throws(() => Rendezvous.prototype.has.call(5, 'a'), TypeError)
+  assert.throws(() => Object.getOwnPropertyDescriptor(Rendezvous.prototype, 'mode').get.call(t.snapshot()), {
+    name: 'TypeError',
+    code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE',
+    message: /this must be a Rendezvous/
+  })
   assert.throws(() => new Snapshot(), { name: 'TypeError', message: /cannot be constructed directly/ })
 })
 
@@ -89,7 +95,7 @@ test('a view of a detached ArrayBuffer is a TypeError wherever bytes are read or
     assert.throws(() => s.ownerIndices(Buffer.from('ab'), detached(BigUint64Array, 2)), detachedError('offsets'), name)
     await assert.rejects(s.ownersAsync([key]), detachedError('keys[0]'), name)
     await assert.rejects(s.ownerIndicesAsync(key, new Uint32Array([0, 0])), detachedError('bytes'), name)
-    if (name === 'Snapshot') {
+    if (s instanceof Snapshot) {
       assert.throws(() => s.ownerIndices(Buffer.from('ab'), new Uint32Array([0, 2]), detached(Uint32Array, 1)), detachedError('out'))
     } else {
       assert.throws(() => s.add(detached(Uint8Array, 2)), detachedError('node'), name)
@@ -97,7 +103,7 @@ test('a view of a detached ArrayBuffer is a TypeError wherever bytes are read or
     }
   }
   assert.throws(() => new Rendezvous([detached(Uint8Array, 2)]), detachedError('nodes[0]'))
-  assert.throws(() => new Table(['a'], { domains: [detached(Uint8Array, 2)] }), detachedError('options.domains[0]'))
+  assert.throws(() => Rendezvous.table(['a'], { domains: [detached(Uint8Array, 2)] }), detachedError('options.domains[0]'))
   assert.throws(() => new Rendezvous(['a'], { secret: detached(Uint8Array, 16) }), detachedError('options.secret'))
 })
 
@@ -152,7 +158,7 @@ test('a membership file path that is not a string, or holds NUL, is a TypeError;
     const cut = path.join(dir, 'cut')
     fs.writeFileSync(path.join(dir, 'cut.toml'), 'format = 1\nmode = "flat"\n\n[[nodes]]\nid = "a"\n')
     const nul = cut + '\0.toml'
-    for (const Cls of [Rendezvous, Table, Skeleton]) {
+    for (const Cls of [Rendezvous]) {
       for (const bad of [5, null, undefined, Buffer.from('x.toml'), {}]) {
         assert.throws(() => Cls.load(bad), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /^path must be a string; got / })
         await assert.rejects(Cls.loadAsync(bad), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /^path must be a string; got / })

@@ -6,7 +6,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Rendezvous, Table, Skeleton, Snapshot } = require('..')
+const { Rendezvous, Snapshot } = require('..')
 
 const VECTORS_DIR = process.env.LONGSTRAW_VECTORS_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'vectors')
 
@@ -72,7 +72,7 @@ test('table-v1 vectors: stored depth and 1 replica per partition', async () => {
   let checked = 0
   for (const c of load('table-v1.json', 'table-v1')) {
     for (const replicas of [c.depth, 1]) {
-      const t = new Table(ids(c), { ...options(c), bits: c.bits, replicas })
+      const t = Rendezvous.table(ids(c), { ...options(c), bits: c.bits, replicas })
       assert.equal(t.partitionBits, c.bits)
       assert.equal(t.replicas, replicas)
       assert.equal(t.snapshot().mode, 'table')
@@ -86,13 +86,13 @@ test('skeleton-v1 vectors: built at once and grown node by node in reverse', asy
   let checked = 0
   for (const c of load('skeleton-v1.json', 'skeleton-v1')) {
     const shape = { fanoutBits: c.fanout_bits, levels: c.levels }
-    const k = new Skeleton(ids(c), { ...options(c), ...shape })
+    const k = Rendezvous.skeleton(ids(c), { ...options(c), ...shape })
     assert.equal(k.levels, c.levels)
     assert.equal(k.fanoutBits, c.levels === 0 ? 0 : c.fanout_bits)
     assert.equal(k.snapshot().mode, 'skeleton')
     checked += await checkPlacement(c.name, k, c)
     // The tree depends on the membership only, not on insertion order.
-    const grown = new Skeleton([], { seed: BigInt(c.seed), ...shape })
+    const grown = Rendezvous.skeleton([], { seed: BigInt(c.seed), ...shape })
     const w = options(c).weights
     for (let i = c.nodes.length - 1; i >= 0; i--) grown.add(ids(c)[i], w[i])
     for (const key of c.keys) {
@@ -110,8 +110,8 @@ test('domains-v1 vectors: topKDistinct in every mode', () => {
     let sets
     if (c.mode === 'flat') sets = [new Rendezvous(ids(c), o)]
     else if (c.mode === 'table') {
-      sets = [false, true].map((distinctDomains) => new Table(ids(c), { ...o, bits: c.bits, replicas: c.k, distinctDomains }))
-    } else if (c.mode === 'skeleton') sets = [new Skeleton(ids(c), { ...o, fanoutBits: c.fanout_bits, levels: c.levels })]
+      sets = [false, true].map((distinctDomains) => Rendezvous.table(ids(c), { ...o, bits: c.bits, replicas: c.k, distinctDomains }))
+    } else if (c.mode === 'skeleton') sets = [Rendezvous.skeleton(ids(c), { ...o, fanoutBits: c.fanout_bits, levels: c.levels })]
     else throw new Error(`unknown mode ${c.mode}`)
     for (const s of sets) {
       assert.deepEqual(s.domains.map((d) => (d === null ? null : idHex(d))), c.nodes.map((n) => n.domain_hex))
@@ -129,14 +129,14 @@ test('domains-v1 vectors: topKDistinct in every mode', () => {
 
 test('parameters in use: defaults from the node count, explicit values kept', () => {
   const twenty = keys(20, 'n')
-  const t = new Table(twenty)
+  const t = Rendezvous.table(twenty)
   assert.deepEqual([t.partitionBits, t.replicas, t.distinctDomains], [11, 1, false])
-  const t0 = new Table(twenty, { bits: 0, replicas: 32, distinctDomains: true })
+  const t0 = Rendezvous.table(twenty, { bits: 0, replicas: 32, distinctDomains: true })
   assert.deepEqual([t0.partitionBits, t0.replicas, t0.distinctDomains], [0, 32, true])
-  assert.deepEqual([new Skeleton(twenty).fanoutBits, new Skeleton(twenty).levels], [0, 0])
-  const big = new Skeleton(keys(300, 'n'))
+  assert.deepEqual([Rendezvous.skeleton(twenty).fanoutBits, Rendezvous.skeleton(twenty).levels], [0, 0])
+  const big = Rendezvous.skeleton(keys(300, 'n'))
   assert.deepEqual([big.fanoutBits, big.levels], [6, 1])
-  const flat = new Skeleton(twenty, { fanoutBits: 3, levels: 0 })
+  const flat = Rendezvous.skeleton(twenty, { fanoutBits: 3, levels: 0 })
   assert.deepEqual([flat.fanoutBits, flat.levels], [0, 0])
   // Levels 0 is flat placement v1.
   const r = new Rendezvous(twenty)
@@ -146,48 +146,48 @@ test('parameters in use: defaults from the node count, explicit values kept', ()
 test('bad parameters are coded RangeErrors or TypeErrors naming the value', () => {
   const n = ['a', 'b', 'c']
   const range = (fn, message) => assert.throws(fn, (e) => e instanceof RangeError && e.code === 'ERR_LONGSTRAW_INVALID_PARAMETER' && message.test(e.message))
-  range(() => new Table(n, { bits: 25 }), /partition bits 25 out of range \(0 to 24/)
-  range(() => new Table(n, { bits: 256 }), /options\.bits must be an integer from 0 to 255; got 256/)
-  range(() => new Table(n, { bits: 1.5 }), /options\.bits .*got 1\.5/)
-  range(() => new Table(n, { bits: -1 }), /got -1/)
-  range(() => new Table(n, { replicas: 0 }), /replicas 0 out of range \(1 to 32/)
-  range(() => new Table(n, { replicas: 33 }), /replicas 33/)
-  range(() => new Table(n, { replicas: NaN }), /options\.replicas .*got NaN/)
-  range(() => new Skeleton(n, { fanoutBits: 7, levels: 1 }), /fanout_bits=7 levels=1 out of range/)
-  range(() => new Skeleton(n, { fanoutBits: 0, levels: 2 }), /fanout_bits=0 levels=2/)
-  range(() => new Skeleton(n, { fanoutBits: 2, levels: 6 }), /levels=6/)
-  range(() => new Skeleton(n, { levels: 1 }), /give both or neither/)
-  range(() => new Skeleton(n, { fanoutBits: 2 }), /give both or neither/)
+  range(() => Rendezvous.table(n, { bits: 25 }), /partition bits 25 out of range \(0 to 24/)
+  range(() => Rendezvous.table(n, { bits: 256 }), /options\.bits must be an integer from 0 to 255; got 256/)
+  range(() => Rendezvous.table(n, { bits: 1.5 }), /options\.bits .*got 1\.5/)
+  range(() => Rendezvous.table(n, { bits: -1 }), /got -1/)
+  range(() => Rendezvous.table(n, { replicas: 0 }), /replicas 0 out of range \(1 to 32/)
+  range(() => Rendezvous.table(n, { replicas: 33 }), /replicas 33/)
+  range(() => Rendezvous.table(n, { replicas: NaN }), /options\.replicas .*got NaN/)
+  range(() => Rendezvous.skeleton(n, { fanoutBits: 7, levels: 1 }), /fanout_bits=7 levels=1 out of range/)
+  range(() => Rendezvous.skeleton(n, { fanoutBits: 0, levels: 2 }), /fanout_bits=0 levels=2/)
+  range(() => Rendezvous.skeleton(n, { fanoutBits: 2, levels: 6 }), /levels=6/)
+  range(() => Rendezvous.skeleton(n, { levels: 1 }), /give both or neither/)
+  range(() => Rendezvous.skeleton(n, { fanoutBits: 2 }), /give both or neither/)
   const type = (fn, message) => assert.throws(fn, (e) => e instanceof TypeError && /^ERR_LONGSTRAW_INVALID_(ARG_TYPE|OPTION)$/.test(e.code) && message.test(e.message))
-  type(() => new Table(n, { bits: '8' }), /options\.bits must be a non-negative integer; got string "8"/)
-  type(() => new Table(n, { replicas: 2n }), /options\.replicas/)
-  type(() => new Table(n, { distinctDomains: 1 }), /options\.distinctDomains must be a boolean; got number 1/)
-  type(() => new Table(n, { fanoutBits: 2, levels: 1 }), /unknown option "fanoutBits" \(known: .*bits, replicas, distinctDomains\)/)
-  type(() => new Skeleton(n, { bits: 8 }), /unknown option "bits"/)
+  type(() => Rendezvous.table(n, { bits: '8' }), /options\.bits must be a non-negative integer; got string "8"/)
+  type(() => Rendezvous.table(n, { replicas: 2n }), /options\.replicas/)
+  type(() => Rendezvous.table(n, { distinctDomains: 1 }), /options\.distinctDomains must be a boolean; got number 1/)
+  type(() => Rendezvous.table(n, { fanoutBits: 2, levels: 1 }), /unknown option "fanoutBits" \(known: .*bits, replicas, distinctDomains\)/)
+  type(() => Rendezvous.skeleton(n, { bits: 8 }), /unknown option "bits"/)
   type(() => new Rendezvous(n, { replicas: 2 }), /unknown option "replicas"/)
-  type(() => new Table(n, { domains: 'rack' }), /options\.domains must be an array/)
-  type(() => new Table(n, { domains: [1, null, null] }), /options\.domains\[0\] must be a string, Buffer or Uint8Array; got number 1/)
-  assert.throws(() => new Table(n, { domains: ['x'] }), { name: 'RangeError', code: 'ERR_LONGSTRAW_LENGTH_MISMATCH', message: /options\.domains has 1 entries but nodes has 3/ })
-  assert.throws(() => new Skeleton(n, { domains: ['', null, null] }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_DOMAIN', message: /options\.domains\[0\]: domain label is 0 bytes long/ })
-  assert.throws(() => new Table(['a', 'a']), { code: 'ERR_LONGSTRAW_DUPLICATE_NODE', message: /"a"/ })
-  assert.throws(() => new Skeleton(['a'], { placement: 2 }), { code: 'ERR_LONGSTRAW_UNKNOWN_PLACEMENT' })
-  assert.throws(() => new Table(['a'], { weights: [NaN] }), { code: 'ERR_LONGSTRAW_INVALID_WEIGHT', message: /options\.weights\[0\]/ })
+  type(() => Rendezvous.table(n, { domains: 'rack' }), /options\.domains must be an array/)
+  type(() => Rendezvous.table(n, { domains: [1, null, null] }), /options\.domains\[0\] must be a string, Buffer or Uint8Array; got number 1/)
+  assert.throws(() => Rendezvous.table(n, { domains: ['x'] }), { name: 'RangeError', code: 'ERR_LONGSTRAW_LENGTH_MISMATCH', message: /options\.domains has 1 entries but nodes has 3/ })
+  assert.throws(() => Rendezvous.skeleton(n, { domains: ['', null, null] }), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_DOMAIN', message: /options\.domains\[0\]: domain label is 0 bytes long/ })
+  assert.throws(() => Rendezvous.table(['a', 'a']), { code: 'ERR_LONGSTRAW_DUPLICATE_NODE', message: /"a"/ })
+  assert.throws(() => Rendezvous.skeleton(['a'], { placement: 2 }), { code: 'ERR_LONGSTRAW_UNKNOWN_PLACEMENT' })
+  assert.throws(() => Rendezvous.table(['a'], { weights: [NaN] }), { code: 'ERR_LONGSTRAW_INVALID_WEIGHT', message: /options\.weights\[0\]/ })
 })
 
 test('membership changes on a table and a skeleton: errors change nothing', () => {
-  for (const s of [new Table(['a', 'b', 'c'], { bits: 6 }), new Skeleton(['a', 'b', 'c'], { fanoutBits: 1, levels: 2 })]) {
+  for (const s of [Rendezvous.table(['a', 'b', 'c'], { bits: 6 }), Rendezvous.skeleton(['a', 'b', 'c'], { fanoutBits: 1, levels: 2 })]) {
     assert.throws(() => s.add('a'), { code: 'ERR_LONGSTRAW_DUPLICATE_NODE' })
     assert.throws(() => s.add('d', -1), { code: 'ERR_LONGSTRAW_INVALID_WEIGHT' })
     assert.throws(() => s.remove('zz'), { code: 'ERR_LONGSTRAW_UNKNOWN_NODE' })
     assert.throws(() => s.setWeight('zz', 1), { code: 'ERR_LONGSTRAW_UNKNOWN_NODE' })
     assert.throws(() => s.setDomain('zz', 'r'), { code: 'ERR_LONGSTRAW_UNKNOWN_NODE' })
     assert.throws(() => s.setDomain('a', ''), { name: 'RangeError', code: 'ERR_LONGSTRAW_INVALID_DOMAIN', message: /^domain: domain label is 0 bytes/ })
-    assert.throws(() => s.addInDomain('d', null), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /domain must be a string/ })
-    assert.throws(() => s.addInDomain('d', 'r', 'x'), { code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE' })
+    assert.throws(() => s.addInDomain('d', 1, null), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /domain must be a string/ })
+    assert.throws(() => s.addInDomain('d', 'x', 'r'), { code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE' })
     assert.throws(() => s.topKDistinct('k', -1), { code: 'ERR_LONGSTRAW_INVALID_COUNT' })
     assert.deepEqual(s.nodes, ['a', 'b', 'c'])
     const before = s.snapshot()
-    s.addInDomain('d', 'rack-1', 2)
+    s.addInDomain('d', 2, 'rack-1')
     s.setDomain('a', Buffer.from('rack-1'))
     s.setWeight('b', 0)
     s.remove('c')
@@ -212,9 +212,9 @@ test('topKDistinct: one node per zone, replica 0 the owner, firstn order, fewer 
   const zone = (id) => domains[nodes.indexOf(id)]
   const sets = [
     new Rendezvous(nodes, { domains }),
-    new Table(nodes, { domains, replicas: 3 }),
-    new Table(nodes, { domains, replicas: 3, distinctDomains: true }),
-    new Skeleton(nodes, { domains, fanoutBits: 1, levels: 2 })
+    Rendezvous.table(nodes, { domains, replicas: 3 }),
+    Rendezvous.table(nodes, { domains, replicas: 3, distinctDomains: true }),
+    Rendezvous.skeleton(nodes, { domains, fanoutBits: 1, levels: 2 })
   ]
   for (const s of sets) {
     for (const k of keys(300)) {
@@ -232,7 +232,7 @@ test('topKDistinct: one node per zone, replica 0 the owner, firstn order, fewer 
 })
 
 test('a table removal moves exactly the removed node\'s keys', () => {
-  const t = new Table(keys(16, 'n'), { bits: 12, replicas: 2 })
+  const t = Rendezvous.table(keys(16, 'n'), { bits: 12, replicas: 2 })
   const ks = keys(4000)
   const before = t.owners(ks)
   t.remove('n7')
@@ -247,34 +247,36 @@ test('a table removal moves exactly the removed node\'s keys', () => {
   assert.deepEqual(t.owners(ks), before, 're-adding restores every owner')
 })
 
-test('per-key methods of Table and Skeleton reject foreign receivers', () => {
-  const t = new Table(['a', 'b'])
-  const k = new Skeleton(['a', 'b'])
-  for (const [obj, other] of [[t, k], [k, t], [t, new Rendezvous(['a'])]]) {
+test('per-key methods of a table or skeleton set reject foreign receivers', () => {
+  const t = Rendezvous.table(['a', 'b'])
+  const k = Rendezvous.skeleton(['a', 'b'])
+  for (const [obj, other] of [[t, k.snapshot()], [k, {}], [t.snapshot(), new Rendezvous(['a'])]]) {
     for (const m of ['owner', 'topK', 'topKDistinct', 'rank', 'has']) {
       assert.throws(() => obj[m].call(other, 'k', 1), { name: 'TypeError', code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /this must be a/ })
     }
   }
 })
 
-test('ESM entry exports Table and Skeleton', async () => {
+test('the ESM entry exports the one set class and the snapshot class', async () => {
   const esm = await import('../index.mjs')
-  assert.equal(esm.Table, Table)
-  assert.equal(esm.Skeleton, Skeleton)
+  assert.equal(esm.Rendezvous, Rendezvous)
+  assert.equal(esm.Snapshot, require('..').Snapshot)
+  assert.equal(esm.Table, undefined)
+  assert.equal(esm.Skeleton, undefined)
 })
 
 test('odd values through the new constructors and methods: coded errors or results, never a crash', () => {
   const ODD = [undefined, null, true, 0, -0, NaN, Infinity, 2 ** 64, -1, 1.5, 0n, 2n ** 70n, '', 'k', '\uD800',
     Symbol('s'), {}, [], ['a'], [null, null], () => {}, Buffer.alloc(0), new Uint8Array(3), new Uint32Array(2),
     new Proxy([], {}), Object.create(null)]
-  const t = new Table(['a', 'b'], { bits: 4 })
-  const k = new Skeleton(['a', 'b'])
+  const t = Rendezvous.table(['a', 'b'], { bits: 4 })
+  const k = Rendezvous.skeleton(['a', 'b'])
   const calls = [
-    (x) => new Table(['a', 'b'], { bits: x }), (x) => new Table(['a', 'b'], { replicas: x }),
-    (x) => new Table(['a', 'b'], { distinctDomains: x }), (x) => new Table(['a', 'b'], { domains: x }),
-    (x) => new Table(['a', 'b'], { domains: [x, x] }), (x) => new Skeleton(['a', 'b'], { fanoutBits: x, levels: x }),
-    (x) => new Skeleton(['a', 'b'], { fanoutBits: 2, levels: x }), (x) => new Rendezvous(['a', 'b'], { domains: [x, null] }),
-    (x) => new Table([x]), (x) => new Skeleton(x), (x) => new Table(['a'], x),
+    (x) => Rendezvous.table(['a', 'b'], { bits: x }), (x) => Rendezvous.table(['a', 'b'], { replicas: x }),
+    (x) => Rendezvous.table(['a', 'b'], { distinctDomains: x }), (x) => Rendezvous.table(['a', 'b'], { domains: x }),
+    (x) => Rendezvous.table(['a', 'b'], { domains: [x, x] }), (x) => Rendezvous.skeleton(['a', 'b'], { fanoutBits: x, levels: x }),
+    (x) => Rendezvous.skeleton(['a', 'b'], { fanoutBits: 2, levels: x }), (x) => new Rendezvous(['a', 'b'], { domains: [x, null] }),
+    (x) => Rendezvous.table([x]), (x) => Rendezvous.skeleton(x), (x) => Rendezvous.table(['a'], x),
     (x) => t.topKDistinct(x, 2), (x) => t.topKDistinct('k', x), (x) => k.topKDistinct('k', x),
     (x) => t.snapshot().topKDistinct(x, x), (x) => k.owner(x), (x) => t.owners([x]), (x) => k.ownerIndices(x, x)
   ]
@@ -292,7 +294,7 @@ test('odd values through the new constructors and methods: coded errors or resul
   }
   for (const s of [t, k]) {
     for (const x of ODD) {
-      for (const call of [() => s.addInDomain('zz', x), () => s.setDomain('a', x), () => s.add('zz', x), () => s.setWeight('a', x)]) {
+      for (const call of [() => s.addInDomain('zz', 1, x), () => s.setDomain('a', x), () => s.add('zz', x), () => s.setWeight('a', x)]) {
         try { call() } catch (e) { errors++; assert.match(String(e.code), /^ERR_LONGSTRAW_/, e.message) }
         if (s.has('zz')) s.remove('zz')
         s.setWeight('a', 1)

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const util = require('node:util')
-const { Rendezvous, Table, Skeleton, BoundedLoad } = require('..')
+const { Rendezvous, BoundedLoad } = require('..')
 
 // Fixed secrets (not random), so that a chance 4-character match with the message text cannot make
 // the test flaky; checked below to share no 4-character window with the messages' own words.
@@ -67,8 +67,8 @@ function shownOf (err) {
 
 const CONSTRUCTORS = [
   ['Rendezvous', (o) => new Rendezvous(['a', 'b'], o)],
-  ['Table', (o) => new Table(['a', 'b'], o)],
-  ['Skeleton', (o) => new Skeleton(['a', 'b'], o)],
+  ['Rendezvous.table', (o) => Rendezvous.table(['a', 'b'], o)],
+  ['Rendezvous.skeleton', (o) => Rendezvous.skeleton(['a', 'b'], o)],
   ['BoundedLoad', (o) => new BoundedLoad(['a', 'b'], o)]
 ]
 
@@ -111,8 +111,8 @@ test('a secret of the wrong type or length: the error names the expected type, n
     }
   }
   for (const [what, secret, Type] of WRONG) {
-    const where = `Table.create with ${what}`
-    await assert.rejects(Table.create(['a', 'b'], { secret }), (e) => {
+    const where = `Rendezvous.tableAsync with ${what}`
+    await assert.rejects(Rendezvous.tableAsync(['a', 'b'], { secret }), (e) => {
       assert.ok(e instanceof Type, `${where}: ${e}`)
       assertNoWindow(shownOf(e), [HEX, BYTES, secret], where)
       return true

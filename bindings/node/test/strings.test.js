@@ -4,7 +4,7 @@
 // as they are, so it is the independent reference for the string path.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { Rendezvous, Table } = require('..')
+const { Rendezvous } = require('..')
 
 // Strings whose UTF-8 form crosses 127/128/255/256/1024/65535 bytes with a
 // 2-, 3- or 4-byte character straddling the boundary.
@@ -30,7 +30,7 @@ test('issue 10 repro: a long non-ASCII string places like its Buffer', () => {
 
 test('string keys straddling every length boundary place like their Buffers', () => {
   const r = new Rendezvous(Array.from({ length: 64 }, (_, i) => `node-${i}`))
-  const t = new Table(Array.from({ length: 16 }, (_, i) => `node-${i}`), { bits: 8, replicas: 2 })
+  const t = Rendezvous.table(Array.from({ length: 16 }, (_, i) => `node-${i}`), { bits: 8, replicas: 2 })
   const keys = straddling()
   for (const s of keys) {
     const b = Buffer.from(s)

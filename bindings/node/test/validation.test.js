@@ -6,7 +6,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Rendezvous, Table, Skeleton } = require('..')
+const { Rendezvous } = require('..')
 
 const TABLE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'tests', 'validation', 'rules.json'), 'utf8'))
 const LANG = 'node'
@@ -46,9 +46,9 @@ function run (op, c) {
       assert.deepEqual(r.topKDistinct('key', c.k).slice(0, got.length), got)
       return got
     }
-    case 'partition_bits': return new Table(['a'], { bits: c.bits })
-    case 'replicas': return new Table(['a'], { replicas: c.replicas })
-    case 'shape': return new Skeleton(['a'], { fanoutBits: c.shape[0], levels: c.shape[1] })
+    case 'partition_bits': return Rendezvous.table(['a'], { bits: c.bits })
+    case 'replicas': return Rendezvous.table(['a'], { replicas: c.replicas })
+    case 'shape': return Rendezvous.skeleton(['a'], { fanoutBits: c.shape[0], levels: c.shape[1] })
     case 'domain': return new Rendezvous(['a'], { domains: [bytesOf(c.label)] })
     case 'placement': return new Rendezvous(['a'], { placement: c.placement })
     case 'offsets': return new Rendezvous(['a']).ownerIndices(Buffer.from(c.bytes), Uint32Array.from(c.offsets))

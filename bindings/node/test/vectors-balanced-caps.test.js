@@ -6,7 +6,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Table } = require('..')
+const { Rendezvous } = require('..')
 
 const VECTORS_DIR = process.env.LONGSTRAW_VECTORS_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'vectors')
 const weightOf = (bits) => Buffer.from(bits, 'hex').readDoubleBE(0)
@@ -18,7 +18,7 @@ test('table-balanced-caps-v1 vectors: rows that depend on exact caps', () => {
   let checked = 0
   for (const c of v.cases) {
     const ids = c.nodes.map((n) => Buffer.from(n.id_hex, 'hex'))
-    const t = new Table(ids, {
+    const t = Rendezvous.table(ids, {
       seed: BigInt(c.seed),
       weights: c.nodes.map((n) => weightOf(n.weight_bits)),
       bits: c.bits,

@@ -6,7 +6,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Rendezvous, Skeleton } = require('..')
+const { Rendezvous } = require('..')
 
 const EDGES = JSON.parse(fs.readFileSync(
   path.join(__dirname, '..', '..', '..', 'tests', 'vectors', 'placement-v1-edges.json'), 'utf8'))
@@ -26,7 +26,7 @@ function entryBytes (entry, what) {
 function build (c) {
   const ids = c.nodes.map((n) => entryBytes(n, 'id'))
   const options = { weights: c.nodes.map((n) => weightOf(n.weight_bits)), seed: BigInt(c.seed) }
-  if (c.mode === 'skeleton') return new Skeleton(ids, { ...options, fanoutBits: c.fanout_bits, levels: c.levels })
+  if (c.mode === 'skeleton') return Rendezvous.skeleton(ids, { ...options, fanoutBits: c.fanout_bits, levels: c.levels })
   return new Rendezvous(ids, options)
 }
 

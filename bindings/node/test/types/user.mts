@@ -1,6 +1,6 @@
 // A user's ES module over every public API, type-checked by `tsc --strict --noEmit` (test/types.test.js).
-import { Rendezvous, Table, Skeleton, Snapshot, backend, PLACEMENT } from 'longstraw'
-import type { NodeId, OwnerIndices } from 'longstraw'
+import { Rendezvous, Snapshot, backend, PLACEMENT } from 'longstraw'
+import type { Mode, NodeId, OwnerIndices } from 'longstraw'
 
 const r = new Rendezvous(['cache-a', 'cache-b', 'cache-c'], { weights: [1, 1, 2], seed: 7n, placement: PLACEMENT })
 const owner: string = r.owner('user:42')
@@ -10,7 +10,7 @@ const ranking: string[] = r.rank('user:42')
 const owners: string[] = r.owners(['k1', Buffer.from('k2')])
 const later: string[] = await r.ownersAsync(['k1', 'k2'])
 r.add('cache-d', 2)
-r.addInDomain('cache-e', 'rack-1', 1)
+r.addInDomain('cache-e', 1, 'rack-1')
 r.setWeight('cache-a', 0)
 r.setDomain('cache-b', null)
 r.remove('cache-c')
@@ -42,13 +42,15 @@ const snapWeights: number[] = snap.weights
 const snapLabels: Array<string | Buffer | null> = snap.domains
 const isSnapshot: boolean = snap instanceof Snapshot
 
-const t = new Table(['cache-a', 'cache-b'], { bits: 10, replicas: 2, distinctDomains: true, domains: ['r1', null] })
+const t: Rendezvous<string> = Rendezvous.table(['cache-a', 'cache-b'], { bits: 10, replicas: 2, distinctDomains: true, domains: ['r1', null] })
 const tableOwner: string = t.owner('user:42')
-const tableShape: [number, number, boolean] = [t.partitionBits, t.replicas, t.distinctDomains]
-const builtOwner: Promise<string> = Table.create(['cache-a', 'cache-b'], { bits: 10 }).then((built) => built.owner('user:42'))
-const k = new Skeleton(['cache-a', 'cache-b'], { fanoutBits: 2, levels: 1 })
+const tableShape: [number | null, number | null, number | null, boolean | null, number | null] = [t.partitionBits, t.partitions, t.replicas, t.distinctDomains, t.balance]
+const part: number = t.partition('user:42')
+const setMode: Mode = t.mode
+const builtOwner: Promise<string> = Rendezvous.tableAsync(['cache-a', 'cache-b'], { bits: 10 }).then((built) => built.owner('user:42'))
+const k = Rendezvous.skeleton(['cache-a', 'cache-b'], { fanoutBits: 2, levels: 1 })
 const skeletonOwner: string = k.owner('user:42')
-const skeletonShape: [number, number] = [k.fanoutBits, k.levels]
+const skeletonShape: [number | null, number | null] = [k.fanoutBits, k.levels]
 
 // Buffer ids: each comes back as a string when its bytes are UTF-8, as a Buffer otherwise.
 const raw = new Rendezvous([Buffer.from([0xff, 0x00]), 'text'])
@@ -62,10 +64,12 @@ keyed.save('/tmp/members.toml', { secretFile: 'secret.hex' })
 keyed.save('/tmp/members.toml', { secretEnv: 'LONGSTRAW_SECRET' })
 t.save('/tmp/table.toml')
 const loaded: Rendezvous<NodeId> = await Rendezvous.loadAsync('/tmp/members.toml')
-const loadedTable: Table<NodeId> = await Table.loadAsync('/tmp/table.toml')
-const loadedSkeleton: Promise<Skeleton<NodeId>> = Skeleton.loadAsync('/tmp/skeleton.toml')
+const loadedTable: Rendezvous<NodeId> = await Rendezvous.loadAsync('/tmp/table.toml')
+const loadedSkeleton: Promise<Rendezvous<NodeId>> = Rendezvous.loadAsync('/tmp/skeleton.toml')
+const fromText: Rendezvous<NodeId> = Rendezvous.loads('format = 1\nmode = "flat"\n\n[[nodes]]\nid = "a"\n')
+const fromBytes: Rendezvous<NodeId> = Rendezvous.loads(Buffer.from('format = 1\nmode = "flat"\n\n[[nodes]]\nid = "a"\n'))
 
 export const used = [owner, replicas, spread, ranking, owners, later, facts, ids, weights, labels, byIndex, asyncIds,
   snapOwner, index, indices, moreIndices, snapLists, snapAsync, mode, snapFacts, snapIds, snapWeights, snapLabels,
-  isSnapshot, tableOwner, tableShape, builtOwner, skeletonOwner, skeletonShape, rawOwner, kernel, loaded, loadedTable,
-  loadedSkeleton]
+  isSnapshot, tableOwner, tableShape, part, setMode, builtOwner, skeletonOwner, skeletonShape, rawOwner, kernel, loaded, loadedTable,
+  loadedSkeleton, fromText, fromBytes]

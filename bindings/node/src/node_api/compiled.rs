@@ -3,7 +3,7 @@
 //!
 //! Node-API reads an array element (`napi_get_element`) and sets one
 //! (`napi_set_element`) through V8's generic property lookup. Under `perf`,
-//! with the strings already read as UTF-16 (see `utf16`), those two calls were
+//! with the strings already read as UTF-16 (see `strings`), those two calls were
 //! the largest shares of `owners(string[])`. A JavaScript loop does the same
 //! element accesses on V8's fast paths. Each environment compiles the
 //! functions when the addon loads (`napi_run_script` on constant source, no
@@ -20,8 +20,9 @@ use std::ptr;
 
 use napi::sys;
 
+use super::types::{self, JsType};
+use super::{out, Cx};
 use crate::error::{codes, JsErr, Kind, Res};
-use crate::js::{Js, JsType};
 
 /// `pack(keys, start, end, lengths)`: joins the strings `keys[start..j)`
 /// into one string, where `j <= end` is the first index whose value is not a
@@ -84,27 +85,31 @@ unsafe extern "C" fn forget(env: *mut std::ffi::c_void) {
     });
 }
 
-fn compile(env: sys::napi_env, source: &str) -> Option<sys::napi_ref> {
+/// The function a constant JavaScript source evaluates to, or `None`.
+pub(crate) fn function(env: sys::napi_env, source: &str) -> Option<sys::napi_value> {
     let mut text = ptr::null_mut();
     let mut function = ptr::null_mut();
-    let mut reference = ptr::null_mut();
     // SAFETY: called during module initialisation with its live `env`;
-    // `source` is a constant of the given length.
+    // `source` is a constant of the given length (no user input).
     let ok = unsafe {
         sys::napi_create_string_utf8(env, source.as_ptr().cast(), source.len() as isize, &mut text)
             == sys::Status::napi_ok
             && sys::napi_run_script(env, text, &mut function) == sys::Status::napi_ok
     };
-    if !ok || (Js { env }).type_of(function).ok() != Some(JsType::Function) {
-        return None;
-    }
+    (ok && types::type_of(Cx(env), function).ok() == Some(JsType::Function)).then_some(function)
+}
+
+fn compile(env: sys::napi_env, source: &str) -> Option<sys::napi_ref> {
+    let function = function(env, source)?;
+    let mut reference = ptr::null_mut();
     // SAFETY: `function` is a live value of `env`; the reference is never deleted
     // (Node-API frees it with the environment).
     let ok = unsafe { sys::napi_create_reference(env, function, 1, &mut reference) } == sys::Status::napi_ok;
     ok.then_some(reference)
 }
 
-fn clear_exception(env: sys::napi_env) {
+/// Clears an exception left pending by a failed set-up step at load.
+pub(crate) fn clear_exception(env: sys::napi_env) {
     let mut pending = false;
     // SAFETY: `env` is live; clearing a pending exception is always allowed.
     unsafe {
@@ -118,18 +123,18 @@ fn clear_exception(env: sys::napi_env) {
 /// The compiled functions of the current environment, if any.
 #[derive(Clone, Copy)]
 pub struct Compiled {
-    js: Js,
+    cx: Cx,
     functions: Functions,
 }
 
 impl Compiled {
-    pub fn get(js: Js) -> Option<Compiled> {
+    pub fn get(cx: Cx) -> Option<Compiled> {
         let functions = COMPILED.with(Cell::get)?;
-        (functions.env == js.env).then_some(Compiled { js, functions })
+        (functions.env == cx.0).then_some(Compiled { cx, functions })
     }
 
     fn call(self, reference: sys::napi_ref, args: &[sys::napi_value], name: &str) -> Res<sys::napi_value> {
-        let env = self.js.env;
+        let env = self.cx.0;
         let mut function = ptr::null_mut();
         let mut undefined = ptr::null_mut();
         let mut out = ptr::null_mut();
@@ -158,13 +163,13 @@ impl Compiled {
 
     /// See `PACK`; `lengths` must hold `end - start + 1` elements.
     pub fn pack(self, keys: sys::napi_value, start: u32, end: u32, lengths: sys::napi_value) -> Res<sys::napi_value> {
-        let (start, end) = (self.js.uint(start)?, self.js.uint(end)?);
+        let (start, end) = (out::uint(self.cx, start)?, out::uint(self.cx, end)?);
         self.call(self.functions.pack, &[keys, start, end, lengths], "pack")
     }
 
     /// See `GATHER`.
     pub fn gather(self, out: sys::napi_value, ids: sys::napi_value, indices: sys::napi_value, length: u32) -> Res<()> {
-        let length = self.js.uint(length)?;
+        let length = out::uint(self.cx, length)?;
         self.call(self.functions.gather, &[out, ids, indices, length], "gather")
             .map(|_| ())
     }

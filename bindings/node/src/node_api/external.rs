@@ -1,6 +1,6 @@
 //! Telling V8 how much native memory a JavaScript object keeps alive.
 //!
-//! A `Table`'s rows (up to 2 GB) and a `Skeleton`'s tree live outside the
+//! A table-mode set's rows (up to 2 GB) and a skeleton's tree live outside the
 //! JavaScript heap, and V8 paces garbage collection by its own heap only: 100
 //! dropped 16 MB tables reached 1.6 GB RSS with no collection. Each object
 //! reports its bytes with `napi_adjust_external_memory` when it is made and
@@ -8,7 +8,7 @@
 
 use napi::sys;
 
-use crate::modes::View;
+use longstraw_set::Snapshot;
 
 /// Bytes reported for one JavaScript object; taken back by `release`.
 pub struct Reported(i64);
@@ -17,7 +17,7 @@ impl Reported {
     /// Reports the native memory of `view` (rows or tree, plus node ids).
     /// Snapshots share memory with their set, so this over-counts, which only
     /// makes collection earlier.
-    pub fn new(env: sys::napi_env, view: View<'_>) -> Reported {
+    pub fn new(env: sys::napi_env, view: &Snapshot) -> Reported {
         let bytes = i64::try_from(bytes_of(view)).unwrap_or(i64::MAX);
         adjust(env, bytes);
         Reported(bytes)
@@ -36,13 +36,9 @@ fn adjust(env: sys::napi_env, delta: i64) {
     unsafe { sys::napi_adjust_external_memory(env, delta, &mut total) };
 }
 
-fn bytes_of(view: View<'_>) -> usize {
+fn bytes_of(snap: &Snapshot) -> usize {
     const PER_NODE: usize = 64; // id handle, hash, weight, label slot
-    let members = view.members();
-    let ids: usize = members.ids().iter().map(|id| id.len() + PER_NODE).sum();
-    ids + match view {
-        View::Flat(_) => 0,
-        View::Table(t) => t.rows_bytes(),
-        View::Skeleton(k) => k.tree_bytes(),
-    }
+    let ids: usize = snap.nodes().map(|node| node.id().len() + PER_NODE).sum();
+    let shape = snap.as_table().map_or(0, |t| t.rows_bytes()) + snap.as_skeleton().map_or(0, |k| k.tree_bytes());
+    ids + shape
 }

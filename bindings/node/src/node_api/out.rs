@@ -1,0 +1,182 @@
+//! Building answers: node ids, numbers, arrays, typed arrays and objects
+//! made with Node-API directly, and `Raw`, which returns such a value from a
+//! `#[napi]` method as it is.
+
+use std::ffi::CStr;
+use std::ptr;
+
+use napi::bindgen_prelude::{ToNapiValue, TypeName, ValueType};
+use napi::sys;
+
+use super::{check, slice_or_empty_mut, Cx};
+use crate::error::{codes, JsErr, Kind, Res};
+
+/// A JavaScript value made during the current call; returned as is.
+pub struct Raw(pub sys::napi_value);
+
+impl ToNapiValue for Raw {
+    unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+        Ok(val.0)
+    }
+}
+
+impl TypeName for Raw {
+    fn type_name() -> &'static str {
+        "unknown"
+    }
+    fn value_type() -> ValueType {
+        ValueType::Unknown
+    }
+}
+
+/// The JavaScript object for a value of a `#[napi]` class (or any value
+/// napi-rs converts), made during the current call.
+pub fn instance<T: ToNapiValue>(cx: Cx, value: T) -> Res<sys::napi_value> {
+    // SAFETY: `cx` is the live environment of the current call (or of an
+    // async task's completion), which is what napi-rs's conversion needs.
+    unsafe { T::to_napi_value(cx.0, value) }.map_err(|e| JsErr::new(Kind::Error, codes::INTERNAL, e.reason))
+}
+
+/// A promise rejection carrying the JavaScript error object for `e` (a
+/// TypeError or RangeError keeps its constructor and `code`).
+pub fn rejection(cx: Cx, e: &JsErr) -> napi::Error {
+    let value = e.to_js(cx.0);
+    // SAFETY: `value` was just created in this environment.
+    let unknown = unsafe { napi::bindgen_prelude::Unknown::from_raw_unchecked(cx.0, value) };
+    napi::Error::from_unknown_without_coercion(unknown)
+}
+
+/// A number for a `u32`.
+pub fn uint(cx: Cx, x: u32) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: creates a number in the current call's scope.
+    let status = unsafe { sys::napi_create_uint32(cx.0, x, &mut out) };
+    check(status, "create_uint32")?;
+    Ok(out)
+}
+
+/// A number.
+pub fn number(cx: Cx, x: f64) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: creates a number in the current call's scope.
+    let status = unsafe { sys::napi_create_double(cx.0, x, &mut out) };
+    check(status, "create_double")?;
+    Ok(out)
+}
+
+/// A bigint for a `u64`.
+pub fn bigint(cx: Cx, x: u64) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: creates a bigint in the current call's scope.
+    let status = unsafe { sys::napi_create_bigint_uint64(cx.0, x, &mut out) };
+    check(status, "create_bigint_uint64")?;
+    Ok(out)
+}
+
+/// `true` or `false`.
+pub fn boolean(cx: Cx, x: bool) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: fetches a boolean singleton of the current call's environment.
+    let status = unsafe { sys::napi_get_boolean(cx.0, x, &mut out) };
+    check(status, "get_boolean")?;
+    Ok(out)
+}
+
+/// `null`.
+pub fn null(cx: Cx) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: fetches the `null` singleton of the current call's environment.
+    let status = unsafe { sys::napi_get_null(cx.0, &mut out) };
+    check(status, "get_null")?;
+    Ok(out)
+}
+
+/// `undefined`.
+pub fn undefined(cx: Cx) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    // SAFETY: fetches the `undefined` singleton of the current call's environment.
+    let status = unsafe { sys::napi_get_undefined(cx.0, &mut out) };
+    check(status, "get_undefined")?;
+    Ok(out)
+}
+
+/// A node id as JavaScript sees it: a string when the bytes are UTF-8,
+/// otherwise a Buffer.
+pub fn id(cx: Cx, bytes: &[u8]) -> Res<sys::napi_value> {
+    let mut out = ptr::null_mut();
+    if bytes.is_ascii() {
+        // ASCII is Latin-1 too: V8 copies it instead of decoding UTF-8.
+        // SAFETY: `bytes` holds the given number of one-byte characters.
+        let status =
+            unsafe { sys::napi_create_string_latin1(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) };
+        check(status, "create_string_latin1")?;
+    } else if std::str::from_utf8(bytes).is_ok() {
+        // SAFETY: `bytes` is valid UTF-8 of the given length.
+        let status =
+            unsafe { sys::napi_create_string_utf8(cx.0, bytes.as_ptr().cast(), bytes.len() as isize, &mut out) };
+        check(status, "create_string_utf8")?;
+    } else {
+        let mut data = ptr::null_mut();
+        // SAFETY: copies `bytes` into a new Buffer.
+        let status =
+            unsafe { sys::napi_create_buffer_copy(cx.0, bytes.len(), bytes.as_ptr().cast(), &mut data, &mut out) };
+        check(status, "create_buffer_copy")?;
+    }
+    Ok(out)
+}
+
+/// A new array of `len` holes.
+pub fn new_array(cx: Cx, len: usize) -> Res<sys::napi_value> {
+    let mut arr = ptr::null_mut();
+    // SAFETY: creates a new array in the current call's scope.
+    let status = unsafe { sys::napi_create_array_with_length(cx.0, len, &mut arr) };
+    check(status, "create_array_with_length")?;
+    Ok(arr)
+}
+
+/// A JavaScript array of `len` values.
+pub fn array_of(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: usize) -> Res<sys::napi_value> {
+    let arr = new_array(cx, len)?;
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        // SAFETY: `arr` is a fresh array; `i` is below `len` (< 2^32).
+        let status = unsafe { sys::napi_set_element(cx.0, arr, i as u32, item) };
+        check(status, "set_element")?;
+    }
+    Ok(arr)
+}
+
+/// A new zero-filled Uint32Array and its elements, to fill in place.
+pub fn new_u32_array<'a>(cx: Cx, len: usize) -> Res<(sys::napi_value, &'a mut [u32])> {
+    let mut data: *mut std::ffi::c_void = ptr::null_mut();
+    let mut buffer = ptr::null_mut();
+    let byte_len = len
+        .checked_mul(4)
+        .ok_or_else(|| JsErr::new(Kind::Range, codes::LENGTH_MISMATCH, format!("{len} keys is too many")))?;
+    // SAFETY: creates a new ArrayBuffer of `byte_len` zeroed bytes.
+    let status = unsafe { sys::napi_create_arraybuffer(cx.0, byte_len, &mut data, &mut buffer) };
+    check(status, "create_arraybuffer")?;
+    let mut array = ptr::null_mut();
+    // SAFETY: `buffer` holds exactly `len` u32 elements from offset 0.
+    let status =
+        unsafe { sys::napi_create_typedarray(cx.0, sys::TypedarrayType::uint32_array, len, buffer, 0, &mut array) };
+    check(status, "create_typedarray")?;
+    // SAFETY: the new buffer's memory is ours alone until we return, and
+    // ArrayBuffer memory is aligned for any element type.
+    Ok((array, unsafe { slice_or_empty_mut(data.cast(), len) }))
+}
+
+/// A plain object with the given data properties.
+pub fn object(cx: Cx, properties: &[(&CStr, sys::napi_value)]) -> Res<sys::napi_value> {
+    let mut obj = ptr::null_mut();
+    // SAFETY: creates a plain object in the current call's scope.
+    let status = unsafe { sys::napi_create_object(cx.0, &mut obj) };
+    check(status, "create_object")?;
+    for (name, value) in properties {
+        // SAFETY: `obj` is the fresh object, `value` a value of this call and
+        // `name` zero-terminated.
+        let status = unsafe { sys::napi_set_named_property(cx.0, obj, name.as_ptr(), *value) };
+        check(status, "set_named_property")?;
+    }
+    Ok(obj)
+}
