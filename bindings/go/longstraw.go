@@ -59,7 +59,7 @@ const PlacementVersion = C.LONGSTRAW_PLACEMENT_VERSION
 // Version is the C library's version as major*10000 + minor*100 + patch.
 func Version() int { return int(C.longstraw_version()) }
 
-// VersionString is the C library's version, e.g. "0.1.0".
+// VersionString is the C library's version, e.g. "0.2.0".
 func VersionString() string { return C.GoString(C.longstraw_version_string()) }
 
 type options struct {

@@ -9,7 +9,7 @@ use crate::boundary::boundary_value;
 /// The major version of this header (a test ties it to Cargo.toml).
 pub const LONGSTRAW_VERSION_MAJOR: u32 = 0;
 /// The minor version of this header.
-pub const LONGSTRAW_VERSION_MINOR: u32 = 1;
+pub const LONGSTRAW_VERSION_MINOR: u32 = 2;
 /// The patch version of this header.
 pub const LONGSTRAW_VERSION_PATCH: u32 = 0;
 
@@ -30,7 +30,7 @@ pub extern "C" fn longstraw_version() -> u32 {
     boundary_value(0, version_number)
 }
 
-/// The library's version as a static NUL-terminated string such as "0.1.0".
+/// The library's version as a static NUL-terminated string such as "0.2.0".
 /// Never free it.
 #[unsafe(no_mangle)]
 pub extern "C" fn longstraw_version_string() -> *const c_char {

@@ -80,7 +80,7 @@
 /**
  * The minor version of this header.
  */
-#define LONGSTRAW_VERSION_MINOR 1
+#define LONGSTRAW_VERSION_MINOR 2
 
 /**
  * The patch version of this header.
@@ -1298,7 +1298,7 @@ longstraw_result longstraw_snapshot_skeleton_shape(const longstraw_snapshot *s,
 uint32_t longstraw_version(void);
 
 /**
- * The library's version as a static NUL-terminated string such as "0.1.0".
+ * The library's version as a static NUL-terminated string such as "0.2.0".
  * Never free it.
  */
 const char *longstraw_version_string(void);

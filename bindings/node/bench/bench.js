@@ -192,7 +192,7 @@ async function main () {
   }
   const at = (op, impl, n) => results.find((r) => r.op === op && r.impl === impl && r.n === n).ns
   const o100 = at('owner(key)', 'longstraw', 100)
-  console.log('## goals (issue 6)\n')
+  console.log('## goals\n')
   console.log(`- owner() at n=100 >= 10x hashring: ${(at('owner(key)', 'hashring', 100) / o100).toFixed(1)}x`)
   console.log(`- owner() at n=100 faster than pure-JS HRW: ${(at('owner(key)', 'pure-JS HRW', 100) / o100).toFixed(2)}x`)
   console.log(`- zero-copy batch per key at n=10 <= 30 ns: ${at('batch', 'longstraw ownerIndices (zero-copy, out)', 10).toFixed(1)} ns`)

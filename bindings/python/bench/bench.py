@@ -237,7 +237,7 @@ def main():
         table(f"batch of {n_batch} keys, n = {n} (time per key)", rows, "longstraw `Snapshot.owner_indices` (packed buffer)")
         summary[(n, "batch")] = rows
 
-    print("\n### goals of issue 5\n")
+    print("\n### goals: calls from Python\n")
     ls = "longstraw `Rendezvous.owner`"
     if 100 in summary:
         r = summary[100]
@@ -257,7 +257,7 @@ def main():
         b = summary[(10, "batch")]["longstraw `Snapshot.owner_indices` (packed buffer)"]
         print(f"- buffer batch per key at n = 10: {fmt_ns(b)} (goal <= 30 ns)")
 
-    print("\n### goals of issue 7 (placement at scale)\n")
+    print("\n### goals: placement at scale\n")
     for n in sizes:
         r = summary[n]
         f = r.get("fastring `get_node` (ketama ring, Rust)")

@@ -212,8 +212,8 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             6 if !held.is_empty() => {
                 let h = held.swap_remove(u.choose_index(held.len())?);
                 h.check_id("before release");
-                // SAFETY: a lease from longstraw_bounded_acquire, released once.
                 assert_eq!(
+                    // SAFETY: a lease from longstraw_bounded_acquire, released once.
                     stable(unsafe { longstraw_bounded_release(h.lease) }, "release"),
                     LONGSTRAW_OK
                 );
@@ -298,8 +298,8 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     drop(mirror);
     for h in held {
         h.check_id("after the set was freed");
-        // SAFETY: a lease from longstraw_bounded_acquire, released once.
         assert_eq!(
+            // SAFETY: a lease from longstraw_bounded_acquire, released once.
             stable(unsafe { longstraw_bounded_release(h.lease) }, "release after free"),
             LONGSTRAW_OK
         );

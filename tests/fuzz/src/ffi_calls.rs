@@ -382,8 +382,8 @@ impl State {
             }
             Some(set) => {
                 let (dp, dl) = (domain.as_ptr(), domain.len());
-                // SAFETY: live handle; ids and labels point to their bytes (or are NULL with a length).
                 let h = set.handle();
+                // SAFETY: live handle; ids and labels point to their bytes (or are NULL with a length).
                 unsafe {
                     match op {
                         0 => longstraw_rendezvous_add(h, ip, il, weight),
@@ -477,6 +477,7 @@ impl State {
             (std::ptr::null(), 0, std::ptr::null(), 0)
         };
         let h = self.sets[which].handle();
+        // SAFETY: a live handle from this mirror, with pointers to live bytes and their lengths.
         let code = unsafe { longstraw_rendezvous_add_batch(h, ip, il, op, ol, wp, wl, lp, ll, lo, lol) };
         let code = stable(code, "add_batch");
         let label_keys = PackedKeys::new(&labels, &label_offsets);
@@ -486,6 +487,7 @@ impl State {
             Ok(p) if wl != 0 && wl != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) if with_domains && label_keys.as_ref().map_or(0, |l| l.len()) != p.len() => LONGSTRAW_LENGTH_MISMATCH,
             Ok(p) => {
+                #[allow(clippy::type_complexity)]
                 let nodes: Vec<(&[u8], f64, Option<&[u8]>)> = p
                     .iter()
                     .enumerate()
@@ -531,8 +533,8 @@ impl State {
         let which = u.choose_index(self.sets.len())?;
         let mut out = Slot::new(std::ptr::null::<longstraw_snapshot>(), ptr_kind(u)?);
         let mut len = Slot::new(usize::MAX, ptr_kind(u)?);
-        // SAFETY: live handle; slots NULL, misaligned (refused) or writable.
         let h = self.sets[which].handle();
+        // SAFETY: live handle; slots NULL, misaligned (refused) or writable.
         let (code, len_code) = unsafe {
             (
                 longstraw_rendezvous_snapshot(h, out.ptr()),
@@ -702,8 +704,8 @@ impl State {
                     .unwrap_or(LONGSTRAW_OK);
                 assert_eq!(code, want, "node({index})");
                 if let (LONGSTRAW_OK, Some(n)) = (code, node) {
-                    // SAFETY: points into the live snapshot.
                     assert_eq!(
+                        // SAFETY: points into the live snapshot.
                         unsafe { std::slice::from_raw_parts(id.get(), id_len.get()) },
                         n.id(),
                         "node id"

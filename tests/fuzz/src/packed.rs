@@ -150,8 +150,8 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
         assert_eq!(code, LONGSTRAW_OK);
     }
     let mut s = std::ptr::null();
-    // SAFETY: live handle, writable out.
     assert_eq!(
+        // SAFETY: live handle, writable out.
         unsafe { longstraw_ffi::longstraw_rendezvous_snapshot(r, &mut s) },
         LONGSTRAW_OK
     );
