@@ -34,7 +34,7 @@ dist_platform = $(shell awk -v t=$(1) '$$1 == t { print $$$(2) }' $(DIST_PLATFOR
 # liblongstraw.a (debug info stripped) and native-static-libs.txt (what
 # `rustc --print native-static-libs` reported for it).
 
-dist: version-check dist-python dist-node dist-c dist-go dist-rust ## release artifacts into dist/ for this machine's triple
+dist: version-check dist-python dist-node dist-c dist-go dist-rust dist-nginx ## release artifacts into dist/ for this machine's triple
 	@$(MAKE) --no-print-directory dist-sums
 
 dist-clean: ## remove dist/ and build/dist/

@@ -47,3 +47,19 @@ bench-nginx-cost: $(VENV_PY) c-lib ## ns per peer choice in the nginx module at 
 	LONGSTRAW_NGINX_CFLAGS=-DNGX_HTTP_UPSTREAM_LONGSTRAW_TIMING=1 $(ROOT)/integrations/nginx/build.sh $(NGINX_BUILD)/timing
 	$(VENV_PY) $(ROOT)/integrations/nginx/bench/cost.py $(NGINX_BUILD)/timing/ngx_http_upstream_longstraw_module.so \
 	  $(ROOT)/bench/results/$(NGINX_COST_RUN).json
+
+# The release artifact: the module built against the nginx of nginx-dev (Debian bookworm: 1.22.1),
+# stripped of debug info, with its README, as dist/nginx/<name>.tar.gz. Without nginx-dev it says so
+# loudly and builds nothing (dist-check then says the module was not checked, and why).
+NGINX_VERSION = $(shell sed -n 's/^\#define NGINX_VERSION *"\(.*\)"/\1/p' /usr/share/nginx/src/src/core/nginx.h 2>/dev/null)
+DIST_NGINX_NAME = ngx_http_upstream_longstraw_module-$(DIST_VERSION)-nginx-$(NGINX_VERSION)-$(DIST_HOST)
+.PHONY: dist-nginx
+dist-nginx: ## the nginx module (for nginx-dev's nginx version) into dist/nginx/
+	@if [ ! -x /usr/share/nginx/src/configure ]; then \
+	  echo "dist: nginx module SKIPPED: nginx-dev is not installed (run make prereqs)"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(NGINX_MODULE) && \
+	rm -rf $(DIST)/nginx $(DIST_BUILD)/nginx && mkdir -p $(DIST)/nginx $(DIST_BUILD)/nginx/$(DIST_NGINX_NAME) && \
+	strip --strip-debug -o $(DIST_BUILD)/nginx/$(DIST_NGINX_NAME)/ngx_http_upstream_longstraw_module.so $(NGINX_MODULE) && \
+	cp $(ROOT)/integrations/nginx/README.md $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $(DIST_BUILD)/nginx/$(DIST_NGINX_NAME)/ && \
+	tar -C $(DIST_BUILD)/nginx -czf $(DIST)/nginx/$(DIST_NGINX_NAME).tar.gz $(DIST_NGINX_NAME) && \
+	echo "dist: $(DIST)/nginx/$(DIST_NGINX_NAME).tar.gz"

@@ -34,7 +34,7 @@ else
   flags=(--with-compat)
 fi
 
-cargo build --quiet --release -p longstraw-ffi --manifest-path "$root/Cargo.toml"
+cargo build --quiet --release -p longstraw-c --manifest-path "$root/Cargo.toml"
 
 work="$out/nginx-src"
 rm -rf "$work"
