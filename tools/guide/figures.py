@@ -5,6 +5,8 @@ Inputs (nothing is typed in by hand):
   * the JSON of `longstraw lab --json` on tools/guide/fleet.toml (shares per node, keys moved per change);
   * bench/results/*.json (lookup time against n per mode and per peer, from n = 8);
   * bench/results/2026-12-01-bounded-sim.json (the bounded-load simulation: busiest node over the average).
+  * bench/results/2026-12-01-nginx-side-by-side.json (nginx + longstraw, nginx's ring and HAProxy on one stream);
+  * bench/results/2026-12-01-nginx-pick-cost.json (the time of one peer choice inside nginx).
 
 Usage: figures.py --lab LAB.json --out docs/guide/src/img
 Standard library only, so that it runs anywhere `make test` runs.
@@ -286,6 +288,151 @@ def bounded_load(out: Path) -> None:
     svg.write(out / "bounded-load.svg")
 
 
+NGINX_RUN = "2026-12-01-nginx-side-by-side"
+NGINX_LBS = [("longstraw", "nginx + longstraw, balance=1.25"), ("ketama", "nginx hash consistent (no bound)"),
+             ("haproxy", "HAProxy 2.6, hash-balance-factor 125")]
+NGINX_PANELS = [  # (value, title, what the number is, as a percentage)
+    ("keyspace_cv", "key-space share", "CV, lower is better", False),
+    ("requests_cv", "request share", "CV, lower is better", False),
+    ("inflight_p99_max_over_avg", "in flight, p99", "busiest / average", False),
+    ("inflight_peak_max_over_avg", "in flight, peak", "busiest / average", False),
+    ("owner_affinity", "owner affinity", "served by the owner", True),
+]
+
+
+def nginx_side_by_side(out: Path) -> None:
+    """One small panel per figure of the side-by-side run, each on its own axis from 0, three bars a panel."""
+    run = json.loads((RESULTS / f"{NGINX_RUN}.json").read_text(encoding="utf-8"))
+    values, setup = run["values"], run["setup"]
+    svg = Svg(820, 420, "nginx + longstraw, nginx's ring and HAProxy's bounded ring on the same stream",
+              f"{setup['backends']} backends on loopback; Zipf({setup['zipf_s']}) over {setup['keyspace']:,} keys, "
+              f"{setup['stream_requests']:,} requests from {setup['clients']} clients; each panel has its own axis")
+    colours = PALETTE[:len(NGINX_LBS)]
+    svg.legend_row(16, 68, [label for _, label in NGINX_LBS], colours)
+    x0, y0, y1 = 16, 140, 330
+    width = (820 - 2 * x0) / len(NGINX_PANELS)
+    for i, (key, title, unit, percent) in enumerate(NGINX_PANELS):
+        vs = [float(values[f"{lb}/{key}"]) for lb, _ in NGINX_LBS]
+        top = max(vs) * 1.1  # the tallest bar fills its panel, its number printed above it
+        px = x0 + i * width
+        svg.text(px + width / 2, 100, title, "middle", 'font-weight="bold"')
+        svg.text(px + width / 2, 116, unit, "middle", 'fill="#444" font-size="11"')
+        svg.line(px + 10, y1, px + width - 10, y1, "#666")
+        bar = (width - 30) / len(vs)
+        for j, v in enumerate(vs):
+            h = v / top * (y1 - y0)
+            bx = px + 15 + j * bar
+            svg.rect(bx, y1 - h, bar - 4, h, colours[j])
+            svg.text(bx + (bar - 4) / 2, y1 - h - 4, f"{v:.1%}" if percent else f"{v:.3f}", "middle",
+                     'font-size="11"')
+    notes = [
+        "key-space share: a sample of "
+        f"{setup['keyspace_sample']:,} keys (CV about 0.02 is that sample's floor); request share: the stream's requests",
+        "in flight: the busiest backend's count over the average, sampled at the backends about every 2 ms (p99 of",
+        "the samples, and the largest); nginx's ring has no bound, HAProxy and longstraw bound at the same factor",
+        f"bench/results/{NGINX_RUN}.json ({run['command']}); load average {run['load_average']}:",
+        "the in-flight panels are noisy on a busy machine, the key-space panel does not depend on timing",
+    ]
+    for k, note in enumerate(notes):
+        svg.text(16, 352 + k * 15, note, extra='fill="#444" font-size="12"')
+    svg.write(out / "nginx-side-by-side.svg")
+
+
+def nginx_hot_key(out: Path) -> None:
+    """Per load balancer, the hottest key's requests split into served by its owner and overflowed."""
+    run = json.loads((RESULTS / f"{NGINX_RUN}.json").read_text(encoding="utf-8"))
+    values, setup = run["values"], run["setup"]
+    hot = {int(values[f"{lb}/hot_key_requests"]) for lb, _ in NGINX_LBS}
+    if len(hot) != 1:
+        raise SystemExit(f"{NGINX_RUN}: the load balancers saw different hot-key counts {sorted(hot)}")
+    svg = Svg(820, 250, "The hottest key: where its requests went",
+              f"{hot.pop():,} of the {setup['stream_requests']:,} requests carry the hottest key; "
+              "bar = all of them, split into served by its owner and sent elsewhere")
+    svg.legend_row(16, 68, ["served by the key's owner", "overflow, to other backends"], ["#5f6b77", PALETTE[3]])
+    x0, x1, y = 310, 520, 90
+    for lb, label in NGINX_LBS:
+        share = float(values[f"{lb}/hot_overflow_share"])
+        backends = int(values[f"{lb}/hot_overflow_backends"])
+        svg.text(x0 - 10, y + 15, label, "end", 'font-weight="bold"')
+        kept = (1 - share) * (x1 - x0)
+        svg.rect(x0, y, kept, 22, "#5f6b77")
+        svg.rect(x0 + kept, y, (x1 - x0) - kept, 22, PALETTE[3])
+        svg.text(x0 + 4, y + 15, f"{1 - share:.1%}", extra='fill="#fff" font-size="11"')
+        if backends:
+            spread = float(values[f"{lb}/hot_overflow_max_over_mean"])
+            svg.text(x1 + 8, y + 10, f"{share:.1%} overflowed to {backends} of {setup['backends'] - 1} others,",
+                     extra='font-size="12"')
+            svg.text(x1 + 8, y + 24, f"the busiest of them {spread:.2f}x their mean", extra='font-size="12"')
+        else:
+            svg.text(x1 + 8, y + 15, "none: no bound, the owner took them all", extra='font-size="12"')
+        y += 40
+    svg.text(16, 222, "longstraw's overflow follows the key's own ranking, HAProxy's walks the ring clockwise.",
+             extra='fill="#444" font-size="12"')
+    svg.text(16, 238, f"bench/results/{NGINX_RUN}.json; load average {run['load_average']}",
+             extra='fill="#444" font-size="12"')
+    svg.write(out / "nginx-hot-key.svg")
+
+
+COST_RUN = "2026-12-01-nginx-pick-cost"
+COST_MODES = [("plain", "longstraw"), ("bounded", "longstraw balance=1.25")]
+COST_PANELS = [("warm", "warm caches: the same choice repeated in a row"),
+               ("cold", "inside a request: caches cold from its processing")]
+
+
+def ns_value(value: str) -> float:
+    number, unit = value.split()[:2]
+    return float(number) * TO_NS[unit]
+
+
+def nginx_pick_cost(out: Path) -> None:
+    """The time of one peer choice in the module, median bars with p10 to p90 whiskers, warm and cold."""
+    run = json.loads((RESULTS / f"{COST_RUN}.json").read_text(encoding="utf-8"))
+    values = run["values"]
+    sizes = sorted({int(k.split("/")[0][1:]) for k in values})
+    svg = Svg(820, 430, "The time of one peer choice inside nginx (the module's own clock)",
+              "bar = median, whisker = p10 to p90; each panel has its own axis, from 0; lower is better")
+    colours = PALETTE[:len(COST_MODES)]
+    svg.legend_row(16, 68, [label for _, label in COST_MODES], colours)
+    y0, y1 = 110, 320
+    width = (820 - 32) / len(COST_PANELS)
+    for i, (phase, title) in enumerate(COST_PANELS):
+        px = 16 + i * width
+
+        def get(n: int, mode: str, stat: str, phase: str = phase) -> float:
+            return ns_value(values[f"n{n}/{mode}/{phase}_{stat}_ns"])
+
+        top = max(get(n, m, "p90") for n in sizes for m, _ in COST_MODES) * 1.1
+
+        def ly(v: float, top: float = top) -> float:
+            return y1 - v / top * (y1 - y0)
+
+        svg.text(px + width / 2, 96, title, "middle", 'font-weight="bold"')
+        svg.line(px + 50, y1, px + width - 10, y1, "#666")
+        svg.line(px + 50, y0, px + 50, y1, "#666")
+        svg.text(px + 44, y1 + 4, "0 ns", "end", 'font-size="11"')
+        group = (width - 70) / len(sizes)
+        bar = group * 0.7 / len(COST_MODES)
+        for g, n in enumerate(sizes):
+            gx = px + 60 + g * group + group * 0.15
+            for j, (mode, _) in enumerate(COST_MODES):
+                med, lo, hi = (get(n, mode, stat) for stat in ("median", "p10", "p90"))
+                bx = gx + j * bar
+                svg.rect(bx, ly(med), bar - 6, y1 - ly(med), colours[j])
+                cx = bx + (bar - 6) / 2
+                svg.line(cx, ly(lo), cx, ly(hi), "#222", 'stroke-width="1.5"')
+                svg.line(cx - 5, ly(hi), cx + 5, ly(hi), "#222", 'stroke-width="1.5"')
+                svg.line(cx - 5, ly(lo), cx + 5, ly(lo), "#222", 'stroke-width="1.5"')
+                svg.text(cx, ly(hi) - 6, f"{med:,.0f} ns", "middle", 'font-size="11"')
+            svg.text(px + 60 + (g + 0.5) * group, y1 + 18, f"{n} servers", "middle")
+    setup = run["setup"]
+    notes = [f"bench/results/{COST_RUN}.json ({run['command']}): {setup['requests_per_case']:,} requests a case, "
+             f"{setup['workers']} nginx worker", f"load average {run['load_average']}"]
+    notes += run["provenance"].split("; ")  # the tool and build, then what a figure includes
+    for k, note in enumerate(notes):
+        svg.text(16, 360 + k * 16, note, extra='fill="#444" font-size="12"')
+    svg.write(out / "nginx-pick-cost.svg")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lab", required=True, help="the output of `longstraw lab --json` on tools/guide/fleet.toml")
@@ -298,6 +445,9 @@ def main() -> None:
     moves(lab, out)
     lookup_time(out)
     bounded_load(out)
+    nginx_side_by_side(out)
+    nginx_hot_key(out)
+    nginx_pick_cost(out)
 
 
 if __name__ == "__main__":
