@@ -381,6 +381,11 @@ impl Members {
         self.summary.eligible as usize
     }
     /// The node ids; a node index is a position in this slice.
+    ///
+    /// The contiguous-slice accessors (`ids`, `weights`, `hashes`, `domains`,
+    /// `table`) are for Rust callers that want one; no binding uses them (they
+    /// read [`Members::nodes`] and [`Members::node`]), so that a later minor
+    /// version may keep the columns in chunks and change these to views.
     pub fn ids(&self) -> &[Arc<[u8]>] {
         MappedId::as_arcs(&self.ids)
     }
