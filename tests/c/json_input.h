@@ -79,4 +79,41 @@ static inline double weight_from_bits(const char *hex) {
   return w;
 }
 
+/* A hex string field's bytes, in a fresh buffer; *len receives their count. */
+static inline uint8_t *bytes_of_hex(const cJSON *v, size_t *len) {
+  const char *s;
+  size_t n, i;
+  uint8_t *out;
+  if (!cJSON_IsString(v)) {
+    fprintf(stderr, "vectors: expected a hex string\n");
+    exit(2);
+  }
+  s = v->valuestring;
+  n = strlen(s);
+  out = (uint8_t *)xmalloc(n / 2 + 1);
+  for (i = 0; i + 1 < n; i += 2) out[i / 2] = (uint8_t)(hex_digit(s[i]) * 16 + hex_digit(s[i + 1]));
+  *len = n / 2;
+  return out;
+}
+
+/* A weight field written as the hex of its IEEE-754 bits. */
+static inline double bits_of(const cJSON *obj, const char *name) {
+  const cJSON *v = field(obj, name);
+  if (!cJSON_IsString(v)) {
+    fprintf(stderr, "vectors: \"%s\" is not a string\n", name);
+    exit(2);
+  }
+  return weight_from_bits(v->valuestring);
+}
+
+/* An integer field. */
+static inline int int_of(const cJSON *obj, const char *name) {
+  const cJSON *v = field(obj, name);
+  if (!cJSON_IsNumber(v)) {
+    fprintf(stderr, "vectors: \"%s\" is not a number\n", name);
+    exit(2);
+  }
+  return v->valueint;
+}
+
 #endif

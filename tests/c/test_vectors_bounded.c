@@ -13,41 +13,6 @@
 #include "check.h"
 #include "json_input.h"
 
-/* Decodes a hex string into a fresh buffer; *len receives its length. */
-static uint8_t *unhex(const cJSON *v, size_t *len) {
-  const char *s;
-  size_t n, i;
-  uint8_t *out;
-  if (!cJSON_IsString(v)) {
-    fprintf(stderr, "vectors: expected a hex string\n");
-    exit(2);
-  }
-  s = v->valuestring;
-  n = strlen(s);
-  out = (uint8_t *)xmalloc(n / 2);
-  for (i = 0; i + 1 < n; i += 2) out[i / 2] = (uint8_t)(hex_digit(s[i]) * 16 + hex_digit(s[i + 1]));
-  *len = n / 2;
-  return out;
-}
-
-static double bits_of(const cJSON *obj, const char *name) {
-  const cJSON *v = field(obj, name);
-  if (!cJSON_IsString(v)) {
-    fprintf(stderr, "vectors: \"%s\" is not a string\n", name);
-    exit(2);
-  }
-  return weight_from_bits(v->valuestring);
-}
-
-static int int_of(const cJSON *obj, const char *name) {
-  const cJSON *v = field(obj, name);
-  if (!cJSON_IsNumber(v)) {
-    fprintf(stderr, "vectors: \"%s\" is not a number\n", name);
-    exit(2);
-  }
-  return v->valueint;
-}
-
 static longstraw_bounded *build(const cJSON *c) {
   longstraw_bounded *b = NULL;
   const cJSON *secret = field(c, "secret_hex");
@@ -55,7 +20,7 @@ static longstraw_bounded *build(const cJSON *c) {
   double factor = bits_of(c, "balance_factor_bits");
   if (cJSON_IsString(secret)) {
     size_t len;
-    uint8_t *k = unhex(secret, &len);
+    uint8_t *k = bytes_of_hex(secret, &len);
     CHECK_OK(longstraw_bounded_new(0, k, len, LONGSTRAW_PLACEMENT_VERSION, factor, &b));
     free(k);
   } else {
@@ -72,7 +37,7 @@ static longstraw_bounded *build(const cJSON *c) {
   }
   cJSON_ArrayForEach(n, field(c, "nodes")) {
     size_t len;
-    uint8_t *id = unhex(field(n, "id_hex"), &len);
+    uint8_t *id = bytes_of_hex(field(n, "id_hex"), &len);
     CHECK_OK(longstraw_bounded_add(b, id, len, bits_of(n, "weight_bits")));
     free(id);
   }
@@ -110,7 +75,7 @@ int main(int argc, char **argv) {
       size_t len;
       if (strcmp(kind, "acquire") == 0) {
         const cJSON *want = field(op, "node_hex");
-        uint8_t *key = unhex(field(op, "key_hex"), &len);
+        uint8_t *key = bytes_of_hex(field(op, "key_hex"), &len);
         const uint8_t *id = NULL;
         size_t id_len = 0;
         longstraw_lease *lease = NULL;
@@ -121,7 +86,7 @@ int main(int argc, char **argv) {
           CHECK(lease == NULL);
         } else {
           size_t want_len;
-          uint8_t *want_id = unhex(want, &want_len);
+          uint8_t *want_id = bytes_of_hex(want, &want_len);
           CHECK_RC(LONGSTRAW_OK, rc);
           if (rc != LONGSTRAW_OK || id_len != want_len || memcmp(id, want_id, want_len) != 0) {
             check_failures++;
@@ -139,7 +104,7 @@ int main(int argc, char **argv) {
         CHECK_OK(longstraw_bounded_release(leases[a]));
         leases[a] = NULL;
       } else {
-        uint8_t *id = unhex(field(op, "id_hex"), &len);
+        uint8_t *id = bytes_of_hex(field(op, "id_hex"), &len);
         if (strcmp(kind, "add") == 0) {
           CHECK_OK(longstraw_bounded_add(b, id, len, bits_of(op, "weight_bits")));
         } else if (strcmp(kind, "remove") == 0) {

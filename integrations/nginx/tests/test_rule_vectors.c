@@ -19,40 +19,6 @@
 
 #define MAX_COUNTERS 4096
 
-static uint8_t *unhex(const cJSON *v, size_t *len) {
-  const char *s;
-  size_t n, i;
-  uint8_t *out;
-  if (!cJSON_IsString(v)) {
-    fprintf(stderr, "vectors: expected a hex string\n");
-    exit(2);
-  }
-  s = v->valuestring;
-  n = strlen(s);
-  out = (uint8_t *)xmalloc(n / 2 + 1);
-  for (i = 0; i + 1 < n; i += 2) out[i / 2] = (uint8_t)(hex_digit(s[i]) * 16 + hex_digit(s[i + 1]));
-  *len = n / 2;
-  return out;
-}
-
-static double bits_of(const cJSON *obj, const char *name) {
-  const cJSON *v = field(obj, name);
-  if (!cJSON_IsString(v)) {
-    fprintf(stderr, "vectors: \"%s\" is not a string\n", name);
-    exit(2);
-  }
-  return weight_from_bits(v->valuestring);
-}
-
-static int int_of(const cJSON *obj, const char *name) {
-  const cJSON *v = field(obj, name);
-  if (!cJSON_IsNumber(v)) {
-    fprintf(stderr, "vectors: \"%s\" is not a number\n", name);
-    exit(2);
-  }
-  return v->valueint;
-}
-
 /* One node's counter: the caller-side state the rule does not keep. */
 struct counter {
   uint8_t *id;
@@ -92,7 +58,7 @@ static longstraw_rendezvous *build(const cJSON *c, double *factor) {
   *factor = bits_of(c, "balance_factor_bits");
   if (cJSON_IsString(secret)) {
     size_t len;
-    uint8_t *k = unhex(secret, &len);
+    uint8_t *k = bytes_of_hex(secret, &len);
     CHECK_OK(longstraw_rendezvous_new(0, k, len, LONGSTRAW_PLACEMENT_VERSION, &r));
     free(k);
   } else {
@@ -101,7 +67,7 @@ static longstraw_rendezvous *build(const cJSON *c, double *factor) {
   if (!r) exit(1);
   cJSON_ArrayForEach(n, field(c, "nodes")) {
     size_t len;
-    uint8_t *id = unhex(field(n, "id_hex"), &len);
+    uint8_t *id = bytes_of_hex(field(n, "id_hex"), &len);
     CHECK_OK(longstraw_rendezvous_add(r, id, len, bits_of(n, "weight_bits")));
     new_counter(id, len);
     free(id);
@@ -268,7 +234,7 @@ int main(int argc, char **argv) {
       size_t len;
       if (strcmp(kind, "acquire") == 0) {
         const cJSON *want = field(op, "node_hex");
-        uint8_t *key = unhex(field(op, "key_hex"), &len);
+        uint8_t *key = bytes_of_hex(field(op, "key_hex"), &len);
         longstraw_result rc = LONGSTRAW_OK;
         struct counter *got = admit(r, factor, key, len, total, &rc);
         free(key);
@@ -276,7 +242,7 @@ int main(int argc, char **argv) {
           CHECK_RC(LONGSTRAW_NO_ELIGIBLE_NODE, rc);
         } else {
           size_t want_len;
-          uint8_t *want_id = unhex(want, &want_len);
+          uint8_t *want_id = bytes_of_hex(want, &want_len);
           CHECK_RC(LONGSTRAW_OK, rc);
           if (!got || got->id_len != want_len || memcmp(got->id, want_id, want_len) != 0) {
             check_failures++;
@@ -299,7 +265,7 @@ int main(int argc, char **argv) {
         total--;
         leases[a] = NULL;
       } else {
-        uint8_t *id = unhex(field(op, "id_hex"), &len);
+        uint8_t *id = bytes_of_hex(field(op, "id_hex"), &len);
         if (strcmp(kind, "add") == 0) {
           CHECK_OK(longstraw_rendezvous_add(r, id, len, bits_of(op, "weight_bits")));
           new_counter(id, len);
