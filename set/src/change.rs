@@ -85,9 +85,22 @@ where
     T: AsRef<[u8]>,
     D: AsRef<[u8]>,
 {
+    let hashing = options.hashing()?;
     let backend = match options.backend {
         Some(b) => b,
         None => crate::backend_env::backend_from_env()?,
     };
-    Members::build(options.hashing()?, options.placement, backend, nodes)
+    // Resolved as every snapshot reports them: the backend chosen, and the
+    // seed or the secret that `hashing` uses (a v1 set without a seed has
+    // seed 0). Options that placement does not read are kept as given.
+    let resolved = crate::Options {
+        seed: hashing.seed(),
+        secret: match hashing {
+            longstraw::Hashing::Keyed(k) => Some(k.secret()),
+            longstraw::Hashing::Seeded(_) => None,
+        },
+        backend: Some(backend),
+        ..options.clone()
+    };
+    Members::build(std::sync::Arc::new(resolved), hashing, backend, nodes)
 }

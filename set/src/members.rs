@@ -53,8 +53,13 @@ impl<'a> Node<'a> {
 /// the `Vec`-returning conveniences) and always agree with each other.
 #[derive(Clone, Debug)]
 pub struct Members {
+    /// The set-wide options, resolved (the backend chosen, the seed or
+    /// secret decided) and shared by every snapshot of the set: a new
+    /// set-wide option is one field of [`crate::Options`] and nothing here.
+    options: Arc<crate::Options>,
+    // Copies of what every lookup reads, derived once from `options`, so the
+    // hot path does not follow the `Arc`.
     hashing: Hashing,
-    placement: Placement,
     backend: Backend,
     generation: u64,
     // The per-node arrays and maps are shared with the snapshot this one was
@@ -83,10 +88,13 @@ pub struct Members {
 const STACK_RANKS: usize = 32;
 
 impl Members {
-    pub(crate) fn empty(hashing: Hashing, placement: Placement, backend: Backend) -> Members {
+    /// An empty membership under `options`, already resolved by
+    /// [`crate::change::members_of`]: `hashing` and `backend` are what
+    /// `options` decides.
+    pub(crate) fn empty(options: Arc<crate::Options>, hashing: Hashing, backend: Backend) -> Members {
         Members {
+            options,
             hashing,
-            placement,
             backend,
             generation: 0,
             ids: Column::new(),
@@ -114,7 +122,12 @@ impl Members {
     ///
     /// Nodes are taken in order and each is checked before the next is
     /// asked for, so when a node is refused, it is the last one `nodes` gave.
-    pub(crate) fn build<I, T, D>(hashing: Hashing, placement: Placement, backend: Backend, nodes: I) -> Result<Members>
+    pub(crate) fn build<I, T, D>(
+        options: Arc<crate::Options>,
+        hashing: Hashing,
+        backend: Backend,
+        nodes: I,
+    ) -> Result<Members>
     where
         I: IntoIterator<Item = (T, f64, Option<D>)>,
         T: AsRef<[u8]>,
@@ -200,7 +213,7 @@ impl Members {
             by_id,
             by_hash,
             domain_labels: labels,
-            ..Members::empty(hashing, placement, backend)
+            ..Members::empty(options, hashing, backend)
         };
         snap.seal(0)?;
         Ok(snap)
@@ -337,15 +350,7 @@ impl Members {
     /// or secret, placement version and backend): a table or skeleton built
     /// over these members must use them, or it would silently drop the secret.
     pub fn options(&self) -> crate::Options {
-        crate::Options {
-            seed: self.seed(),
-            secret: match self.hashing {
-                Hashing::Keyed(k) => Some(k.secret()),
-                Hashing::Seeded(_) => None,
-            },
-            placement: self.placement,
-            backend: Some(self.backend),
-        }
+        (*self.options).clone()
     }
     /// Whether this snapshot places by keyed-v1 (it was built with a secret).
     pub fn is_keyed(&self) -> bool {
@@ -358,7 +363,7 @@ impl Members {
     }
     /// The placement version.
     pub fn placement(&self) -> Placement {
-        self.placement
+        self.options.placement
     }
     /// The kernel lookups run on.
     pub fn backend(&self) -> Backend {

@@ -16,7 +16,7 @@ use crate::table::TableSnapshot;
 
 /// How a set hashes and which kernel it runs on. Placement never depends on
 /// `backend`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// The seed for key and node hashes; `None` (default) is seed 0. A seed
     /// together with a secret is an error, even `Some(0)`: the secret alone

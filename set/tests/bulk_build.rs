@@ -94,7 +94,7 @@ fn building_at_once_equals_adding_one_by_one() {
                 ..Options::default()
             },
         ] {
-            match (one_by_one(&nodes, options), at_once(&nodes, options)) {
+            match (one_by_one(&nodes, options.clone()), at_once(&nodes, options)) {
                 (Ok(a), Ok(b)) => {
                     built += 1;
                     assert_same(&a.snapshot(), &b.snapshot(), &format!("round {round}"));

@@ -190,7 +190,7 @@ fn the_secret_never_shows_in_debug_or_errors() {
         secret: Some(secret),
         ..Options::default()
     };
-    let r = Rendezvous::flat(["a", "b"], options).unwrap();
+    let r = Rendezvous::flat(["a", "b"], options.clone()).unwrap();
     let err = r.add("a", 1.0).unwrap_err();
     let k0 = u64::from_le_bytes([0x5A; 8]);
     for shown in [
@@ -215,10 +215,10 @@ fn tables_and_skeletons_of_a_keyed_set_stay_keyed() {
         ..Options::default()
     };
     let ids: Vec<String> = (0..20).map(|i| format!("n{i}")).collect();
-    let flat = Rendezvous::flat(&ids, set).unwrap().snapshot();
+    let flat = Rendezvous::flat(&ids, set.clone()).unwrap().snapshot();
     let table = common::keyed(
         &ids,
-        set,
+        set.clone(),
         TableOptions {
             partition_bits: Some(0),
             ..TableOptions::default()
@@ -411,7 +411,7 @@ fn attack_keys_spread_in_keyed_tables_and_skeletons() {
         };
         let table = common::keyed(
             node_ids(),
-            set,
+            set.clone(),
             TableOptions {
                 partition_bits: Some(10),
                 ..TableOptions::default()

@@ -64,7 +64,7 @@ impl Rendezvous {
 /// Reads `(nodes, options)` for a set of `mode` and builds it.
 pub fn build(cx: Cx, nodes: sys::napi_value, options: sys::napi_value, mode: Mode) -> Res<SetRendezvous> {
     let (given, shape) = construct::read_set(cx, nodes, options, mode)?;
-    Ok(SetRendezvous::new(given.triples(), given.set, shape)?)
+    Ok(SetRendezvous::new(given.triples(), given.set.clone(), shape)?)
 }
 
 impl Receiver for Rendezvous {

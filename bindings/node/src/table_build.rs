@@ -42,7 +42,7 @@ impl Task for BuildTask {
         let Some((given, shape)) = self.input.take() else {
             return Err(napi::Error::from_reason("argument error"));
         };
-        SetRendezvous::new(given.triples(), given.set, shape).map_err(|e| {
+        SetRendezvous::new(given.triples(), given.set.clone(), shape).map_err(|e| {
             let e = JsErr::from(e);
             let reason = e.message.clone();
             self.failed = Some(e);

@@ -123,14 +123,14 @@ fn sets(u: &mut Unstructured<'_>) -> Result<()> {
         std::iter::empty::<&[u8]>(),
         Options {
             seed: Some(seed),
-            ..keyed
+            ..keyed.clone()
         },
     );
     assert!(
         matches!(both, Err(longstraw_set::Error::Core(longstraw::Error::SeedWithSecret))),
         "a secret with seed {seed} gave {both:?}"
     );
-    let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), keyed).expect("an empty keyed set");
+    let set = Rendezvous::flat(std::iter::empty::<&[u8]>(), keyed.clone()).expect("an empty keyed set");
     let twin = Rendezvous::flat(std::iter::empty::<&[u8]>(), unkeyed).expect("an empty set");
     let bits = u.int_in_range(0..=6u8)?;
     let table_options = TableOptions {

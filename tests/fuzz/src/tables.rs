@@ -159,8 +159,8 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             ));
         }
     }
-    let table = Rendezvous::new(model.ordered(), set, table_options.into()).expect("valid");
-    let skeleton = Rendezvous::new(model.ordered(), set, SkeletonOptions { shape }.into()).expect("valid");
+    let table = Rendezvous::new(model.ordered(), set.clone(), table_options.into()).expect("valid");
+    let skeleton = Rendezvous::new(model.ordered(), set.clone(), SkeletonOptions { shape }.into()).expect("valid");
     let skeleton_options = SkeletonOptions {
         shape: skeleton.snapshot().shape(),
     };
@@ -222,10 +222,15 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             continue;
         }
         let keys = input::keys_with_k(u, model.len(), 3)?;
-        check_table(&table.snapshot(), &fresh(&model, set, table_options), &model, &keys);
+        check_table(
+            &table.snapshot(),
+            &fresh(&model, set.clone(), table_options),
+            &model,
+            &keys,
+        );
         check_skeleton(
             &skeleton.snapshot(),
-            &fresh(&model, set, skeleton_options),
+            &fresh(&model, set.clone(), skeleton_options),
             &model,
             &keys,
         );
