@@ -3,12 +3,13 @@
 //! `Rendezvous.skeleton(...)` and `BoundedLoad(...)` take them as
 //! `**options` and read them here, into one `longstraw_set::Options`.
 //!
-//! A new set-wide option is a field of [`SetOptions`], its arm in
-//! [`SetOptions::parse`], its line in [`SetOptions::into_options`] and in
-//! [`keywords`], and its name in [`set_options_signature`]; the stub's
-//! `_SetOptions` gets the same key (stubtest checks the two agree).
+//! A new set-wide option is, in this file, a field of [`SetOptions`], its arm
+//! in [`SetOptions::parse`], its line in [`SetOptions::into_options`] and in
+//! [`keywords`] (which `repr` and `pickle` read), and its name in
+//! [`set_options_signature`]; in the stub, its key in `_SetOptions`
+//! (stubtest and tests/test_options.py check the two agree).
 
-use longstraw_set::{Options, Placement};
+use longstraw_set::Options;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -27,7 +28,9 @@ macro_rules! set_options_signature {
 }
 pub(crate) use set_options_signature;
 
-/// The set-wide keyword arguments of a constructor, parsed.
+/// The set-wide keyword arguments of a constructor, parsed. `Default` is
+/// every option left out.
+#[derive(Default)]
 pub(crate) struct SetOptions {
     /// `seed=None`: any integer in [0, 2^64 - 1]; `None` is seed 0 (a
     /// secret excludes even an explicit `seed=0`).
@@ -36,16 +39,6 @@ pub(crate) struct SetOptions {
     secret: Option<SecretArg>,
     /// `placement=1`: the placement version.
     placement: PlacementArg,
-}
-
-impl Default for SetOptions {
-    fn default() -> Self {
-        SetOptions {
-            seed: None,
-            secret: None,
-            placement: PlacementArg(Placement::V1),
-        }
-    }
 }
 
 impl SetOptions {
