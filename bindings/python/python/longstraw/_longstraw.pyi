@@ -1,20 +1,8 @@
 import os
 from collections.abc import Callable, Iterable, Sequence
 from types import GenericAlias
-from typing import (
-    Any,
-    Generic,
-    Literal,
-    Protocol,
-    SupportsFloat,
-    SupportsIndex,
-    TypeAlias,
-    TypedDict,
-    TypeVar,
-    Unpack,
-    final,
-    overload,
-)
+from typing import Any, Generic, Literal, Protocol, SupportsFloat, SupportsIndex, TypeAlias, TypeVar, final, overload
+from typing import TypedDict, Unpack
 
 from typing_extensions import Buffer
 
