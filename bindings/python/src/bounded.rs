@@ -5,14 +5,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
-use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, Placement, DEFAULT_BALANCE_FACTOR};
+use longstraw_set::{BoundedLoad as Set, OwnedLease as SetLease, DEFAULT_BALANCE_FACTOR};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyList};
+use pyo3::types::{PyBool, PyDict, PyList};
 
-use crate::convert::{node_id, weight, with_key, with_node_id, PlacementArg};
+use crate::convert::{node_id, weight, with_key, with_node_id};
 use crate::error::to_py;
-use crate::keyed::{set_options, SecretArg, SeedArg};
+use crate::options::{set_options_signature, SetOptions};
 use crate::shared::Members;
 
 /// The Python object handed back for each node id (the `str` or `bytes` the
@@ -20,6 +20,8 @@ use crate::shared::Members;
 /// `acquire` reads it without a lock.
 type IdObjects = HashMap<Vec<u8>, Py<PyAny>>;
 
+// The first line is the class's `__text_signature__` (`help()`, `inspect.signature`).
+#[doc = concat!("BoundedLoad(nodes, balance_factor=1.25, weights=None, *, ", set_options_signature!(), ")\n--\n")]
 /// Nodes that each take at most `ceil(balance_factor * (in_flight + 1) *
 /// weight / total_weight)` requests at once (SPEC.md section 16).
 ///
@@ -67,24 +69,19 @@ impl BoundedLoad {
 #[pymethods]
 impl BoundedLoad {
     #[new]
-    #[pyo3(
-        signature = (nodes, balance_factor = None, weights = None, seed = None, placement = PlacementArg(Placement::V1), secret = None),
-        text_signature = "(nodes, balance_factor=1.25, weights=None, seed=None, placement=1, secret=None)"
-    )]
+    #[pyo3(signature = (nodes, balance_factor = None, weights = None, **options), text_signature = None)]
     fn new(
         nodes: &Bound<'_, PyAny>,
         balance_factor: Option<&Bound<'_, PyAny>>,
         weights: Option<&Bound<'_, PyAny>>,
-        seed: Option<SeedArg>,
-        placement: PlacementArg,
-        secret: Option<SecretArg>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let options = SetOptions::parse("BoundedLoad.__new__()", options)?.into_options();
         let factor = match balance_factor {
             Some(f) => self::balance_factor(f)?,
             None => DEFAULT_BALANCE_FACTOR,
         };
         let members = Members::parse(nodes, weights, None)?;
-        let options = set_options(seed, secret, placement.0)?;
         let set = Set::with_weights(members.triples().map(|(id, w, _)| (id, w)), options, factor).map_err(to_py)?;
         let objects: IdObjects = members.ids.into_iter().map(|id| (id.bytes, id.object)).collect();
         Ok(BoundedLoad {

@@ -149,7 +149,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
     }
 }
 
-/// A `placement` argument: a version number this build knows.
+/// A `placement` argument: a version number this build knows (default: v1).
+#[derive(Default)]
 pub(crate) struct PlacementArg(pub Placement);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for PlacementArg {

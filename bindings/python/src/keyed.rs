@@ -1,7 +1,7 @@
 //! The `secret` argument (keyed-v1, docs/SPEC.md §15): bytes in, a core
 //! `Secret` out. The bytes never reach a message, a repr or a pickle.
 
-use longstraw_set::{Options, Placement, Secret};
+use longstraw_set::Secret;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -41,18 +41,6 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SeedArg {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         Seed::extract(obj).map(|s| SeedArg(s.0))
     }
-}
-
-/// The set options of a constructor: keyed-v1 when `secret` is given, v1
-/// with `seed` (default 0) otherwise. Both given is a `ValueError`.
-pub(crate) fn set_options(seed: Option<SeedArg>, secret: Option<SecretArg>, placement: Placement) -> PyResult<Options> {
-    // The set decides "a secret excludes a seed" (even an explicit seed=0) when it is built.
-    Ok(Options {
-        seed: seed.map(|s| s.0),
-        secret: secret.map(|s| s.0),
-        placement,
-        ..Options::default()
-    })
 }
 
 /// The error a keyed set raises when pickled (or copied through

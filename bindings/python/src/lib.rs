@@ -15,6 +15,7 @@ mod generic;
 mod keyed;
 mod membership_file;
 mod offsets_shape;
+mod options;
 mod rendezvous;
 mod shared;
 mod snapshot;

@@ -2,16 +2,19 @@
 
 use std::path::PathBuf;
 
-use longstraw_set::{Mode, ModeOptions, Placement, Rendezvous as Set, SkeletonOptions, SkeletonShape, TableOptions};
+use longstraw_set::{Mode, ModeOptions, Rendezvous as Set, SkeletonOptions, SkeletonShape, TableOptions};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 
-use crate::convert::{shape_arg, Given, PlacementArg, Replicas};
+use crate::convert::{shape_arg, Given, Replicas};
 use crate::error::{bad_value, core_to_py, to_py};
-use crate::keyed::{set_options, SecretArg, SeedArg};
+use crate::options::{set_options_signature, SetOptions};
 use crate::shared::{Members, Shared};
 use crate::snapshot::Snapshot;
 
+// The first line is the class's `__text_signature__`, which `help()` and
+// `inspect.signature` show: `#[new]` takes the set-wide options as `**options`.
+#[doc = concat!("Rendezvous(nodes, *, weights=None, domains=None, ", set_options_signature!(), ")\n--\n")]
 /// A set of nodes and the rendezvous placement of keys on them, in one of
 /// three modes:
 ///
@@ -35,19 +38,16 @@ pub(crate) struct Rendezvous {
 
 impl Rendezvous {
     /// A new set of `mode` from the arguments every mode takes.
-    #[allow(clippy::too_many_arguments)]
     fn build(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
         domains: Option<&Bound<'_, PyAny>>,
-        seed: Option<SeedArg>,
-        secret: Option<SecretArg>,
-        placement: PlacementArg,
+        options: SetOptions,
         mode: ModeOptions,
     ) -> PyResult<Rendezvous> {
         let py = nodes.py();
         let members = Members::parse(nodes, weights, domains)?;
-        let options = set_options(seed, secret, placement.0)?;
+        let options = options.into_options();
         // A large table or skeleton takes a while to build: other threads run meanwhile.
         let set = crate::exit_guard::detach(py, || Set::new(members.triples(), options, mode)).map_err(to_py)?;
         Ok(Rendezvous {
@@ -89,21 +89,21 @@ fn skeleton_shape(
 impl Rendezvous {
     /// A flat set: every node races for every key.
     #[new]
-    #[pyo3(
-        signature = (nodes, *, weights = None, domains = None, seed = None, secret = None, placement = PlacementArg(Placement::V1)),
-        text_signature = "(nodes, *, weights=None, domains=None, seed=None, secret=None, placement=1)"
-    )]
+    #[pyo3(signature = (nodes, *, weights = None, domains = None, **options), text_signature = None)]
     fn new(
         nodes: &Bound<'_, PyAny>,
         weights: Option<&Bound<'_, PyAny>>,
         domains: Option<&Bound<'_, PyAny>>,
-        seed: Option<SeedArg>,
-        secret: Option<SecretArg>,
-        placement: PlacementArg,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        Rendezvous::build(nodes, weights, domains, seed, secret, placement, ModeOptions::Flat)
+        let options = SetOptions::parse("Rendezvous.__new__()", options)?;
+        Rendezvous::build(nodes, weights, domains, options, ModeOptions::Flat)
     }
 
+    #[doc = concat!(
+        "table(nodes, *, partition_bits=None, replicas=1, distinct_domains=False, balance=None, ",
+        "weights=None, domains=None, ", set_options_signature!(), ")\n--\n"
+    )]
     /// A partition table (SPEC.md §10): O(1) lookups.
     ///
     /// `partition_bits` is part of the placement: tables agree only with the
@@ -119,10 +119,9 @@ impl Rendezvous {
     #[pyo3(
         signature = (
             nodes, *, partition_bits = None, replicas = Replicas(1), distinct_domains = false, balance = None,
-            weights = None, domains = None, seed = None, secret = None, placement = PlacementArg(Placement::V1),
+            weights = None, domains = None, **options,
         ),
-        text_signature = "(nodes, *, partition_bits=None, replicas=1, distinct_domains=False, balance=None, \
-                          weights=None, domains=None, seed=None, secret=None, placement=1)"
+        text_signature = None
     )]
     #[allow(clippy::too_many_arguments)]
     fn table(
@@ -134,10 +133,9 @@ impl Rendezvous {
         balance: Option<&Bound<'_, PyAny>>,
         weights: Option<&Bound<'_, PyAny>>,
         domains: Option<&Bound<'_, PyAny>>,
-        seed: Option<SeedArg>,
-        secret: Option<SecretArg>,
-        placement: PlacementArg,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let options = SetOptions::parse("Rendezvous.table()", options)?;
         let mode = ModeOptions::Table(TableOptions {
             partition_bits: partition_bits
                 .filter(|b| !b.is_none())
@@ -147,9 +145,13 @@ impl Rendezvous {
             distinct_domains,
             balance: crate::balance::balance_arg(balance)?,
         });
-        Rendezvous::build(nodes, weights, domains, seed, secret, placement, mode)
+        Rendezvous::build(nodes, weights, domains, options, mode)
     }
 
+    #[doc = concat!(
+        "skeleton(nodes, *, fanout_bits=None, levels=None, weights=None, domains=None, ",
+        set_options_signature!(), ")\n--\n"
+    )]
     /// Skeleton (hierarchical) HRW (SPEC.md §11): nodes are the leaves of a
     /// tree of `levels` levels with `2 ** fanout_bits` children per group;
     /// a lookup races the groups level by level, weighted by their total
@@ -158,14 +160,9 @@ impl Rendezvous {
     /// Deeper trees look up faster and move more keys on a membership change.
     #[classmethod]
     #[pyo3(
-        signature = (
-            nodes, *, fanout_bits = None, levels = None,
-            weights = None, domains = None, seed = None, secret = None, placement = PlacementArg(Placement::V1),
-        ),
-        text_signature = "(nodes, *, fanout_bits=None, levels=None, weights=None, domains=None, seed=None, \
-                          secret=None, placement=1)"
+        signature = (nodes, *, fanout_bits = None, levels = None, weights = None, domains = None, **options),
+        text_signature = None
     )]
-    #[allow(clippy::too_many_arguments)]
     fn skeleton(
         _cls: &Bound<'_, PyType>,
         nodes: &Bound<'_, PyAny>,
@@ -173,14 +170,13 @@ impl Rendezvous {
         levels: Option<&Bound<'_, PyAny>>,
         weights: Option<&Bound<'_, PyAny>>,
         domains: Option<&Bound<'_, PyAny>>,
-        seed: Option<SeedArg>,
-        secret: Option<SecretArg>,
-        placement: PlacementArg,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let options = SetOptions::parse("Rendezvous.skeleton()", options)?;
         let mode = ModeOptions::Skeleton(SkeletonOptions {
             shape: skeleton_shape(fanout_bits, levels)?,
         });
-        Rendezvous::build(nodes, weights, domains, seed, secret, placement, mode)
+        Rendezvous::build(nodes, weights, domains, options, mode)
     }
 
     /// Loads a membership file (docs/MEMBERSHIP.md); the set has the mode

@@ -10,6 +10,7 @@ use pyo3::types::{PyDict, PyFloat, PyList, PyTuple, PyType};
 use crate::chunked::Chunked;
 use crate::convert::{uint_arg, with_key, with_node_id};
 use crate::error::to_py;
+use crate::options::Keyword;
 use longstraw_set::{Mode, Snapshot};
 
 pub(crate) struct View {
@@ -129,14 +130,18 @@ impl View {
     /// (docs/THREAT-MODEL.md).
     pub(crate) fn reduce<'py>(&self, class: &Bound<'py, PyType>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = class.py();
-        let Some(seed) = self.snap.seed() else {
+        let options = crate::options::keywords(py, &self.snap.options())?;
+        if options.iter().any(|(_, value)| matches!(value, Keyword::Hidden)) {
             return Err(crate::keyed::refuse_pickle());
-        };
+        }
         let kwargs = PyDict::new(py);
         kwargs.set_item("weights", self.weights(py)?)?;
         kwargs.set_item("domains", self.domains_arg(py)?)?;
-        kwargs.set_item("seed", seed)?;
-        kwargs.set_item("placement", self.snap.placement().number())?;
+        for (name, value) in options {
+            if let Keyword::Value(v) = value {
+                kwargs.set_item(name, v)?;
+            }
+        }
         let factory = match self.snap.mode() {
             Mode::Flat => class.clone().into_any(),
             Mode::Table => {
@@ -211,11 +216,12 @@ impl View {
             out.push_str(&format!(", weights={}", elided(shown, "...")));
         }
         // A keyed set's repr names no seed and never shows the secret.
-        let hashing = match snap.seed() {
-            None => "secret=<hidden>".to_owned(),
-            Some(seed) => format!("seed={seed}"),
-        };
-        out.push_str(&format!(", {hashing}, placement={}", snap.placement().number()));
+        for (name, value) in crate::options::keywords(py, &snap.options())? {
+            match value {
+                Keyword::Value(v) => out.push_str(&format!(", {name}={}", v.repr()?)),
+                Keyword::Hidden => out.push_str(&format!(", {name}=<hidden>")),
+            }
+        }
         for (name, value) in self.shape() {
             out.push_str(&format!(", {name}={value}"));
         }

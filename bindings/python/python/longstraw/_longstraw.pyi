@@ -2,6 +2,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from types import GenericAlias
 from typing import Any, Generic, Literal, Protocol, SupportsFloat, SupportsIndex, TypeAlias, TypeVar, final, overload
+from typing import TypedDict, Unpack
 
 from typing_extensions import Buffer
 
@@ -45,6 +46,15 @@ class NoEligibleNodeError(LookupError):
 
 _OutT = TypeVar("_OutT", bound=_Out)
 
+class _SetOptions(TypedDict, total=False):
+    """The set-wide keyword arguments every constructor takes: Rendezvous(...), Rendezvous.table(...),
+    Rendezvous.skeleton(...) and BoundedLoad(...). The one declaration of them in the stubs; stubtest checks
+    that its keys are the constructors' (options.rs in the extension)."""
+
+    seed: SupportsIndex | None  # default None: seed 0; a secret excludes any seed
+    secret: Buffer | None  # 16 random bytes: keyed placement (keyed-v1); never shown
+    placement: SupportsIndex  # default 1: the placement version
+
 # The set's placement mode, as membership files name it.
 _Mode: TypeAlias = Literal["flat", "table", "skeleton"]
 
@@ -59,9 +69,7 @@ class Rendezvous(Generic[_Id]):
         *,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str]: ...
     @overload
     def __new__(
@@ -70,9 +78,7 @@ class Rendezvous(Generic[_Id]):
         *,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[bytes]: ...
     @overload
     def __new__(
@@ -81,9 +87,7 @@ class Rendezvous(Generic[_Id]):
         *,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str | bytes]: ...
     @overload
     @classmethod
@@ -97,9 +101,7 @@ class Rendezvous(Generic[_Id]):
         balance: float | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str]: ...
     @overload
     @classmethod
@@ -113,9 +115,7 @@ class Rendezvous(Generic[_Id]):
         balance: float | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[bytes]: ...
     @overload
     @classmethod
@@ -129,9 +129,7 @@ class Rendezvous(Generic[_Id]):
         balance: float | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str | bytes]: ...
     @overload
     @classmethod
@@ -143,9 +141,7 @@ class Rendezvous(Generic[_Id]):
         levels: SupportsIndex | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str]: ...
     @overload
     @classmethod
@@ -157,9 +153,7 @@ class Rendezvous(Generic[_Id]):
         levels: SupportsIndex | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[bytes]: ...
     @overload
     @classmethod
@@ -171,9 +165,7 @@ class Rendezvous(Generic[_Id]):
         levels: SupportsIndex | None = None,
         weights: Iterable[_Weight] | None = None,
         domains: Iterable[_IdLike | None] | None = None,
-        seed: SupportsIndex | None = None,
-        secret: Buffer | None = None,
-        placement: SupportsIndex = 1,
+        **options: Unpack[_SetOptions],
     ) -> Rendezvous[str | bytes]: ...
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Rendezvous[str | bytes]: ...
@@ -298,9 +290,7 @@ class BoundedLoad:
         nodes: Iterable[_IdLike],
         balance_factor: float | int | None = 1.25,
         weights: Iterable[_Weight] | None = None,
-        seed: SupportsIndex | None = None,
-        placement: SupportsIndex = 1,
-        secret: Buffer | None = None,
+        **options: Unpack[_SetOptions],
     ) -> BoundedLoad: ...
     def acquire(self, key: _Key) -> Lease: ...
     def loads(self) -> list[tuple[str | bytes, int]]: ...

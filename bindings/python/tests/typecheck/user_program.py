@@ -3,6 +3,7 @@ stubtest in tests/test_typing.py, and run there too. assert_type pins what the s
 nothing at run time."""
 
 import array
+import os
 import pickle
 from typing import Literal, assert_type
 
@@ -88,6 +89,14 @@ ss_shape: tuple[int | None, int | None, str] = (ssnap.fanout_bits, ssnap.levels,
 def first_owner(placement: longstraw.Rendezvous[str] | longstraw.Snapshot[str], key: str) -> str:
     return placement.owner(key)
 
+
+# The set-wide options are the same keywords in every constructor.
+keyed = longstraw.Rendezvous.skeleton(["cache-a", "cache-b"], levels=0, secret=os.urandom(16), placement=1)
+keyed_facts: tuple[bool, int | None] = (keyed.keyed, keyed.seed)
+seeded = longstraw.Rendezvous.table(["cache-a", "cache-b"], seed=np.uint64(9))
+bounded = longstraw.BoundedLoad(["cache-a", "cache-b"], 1.5, seed=3, placement=1)
+with bounded.acquire("user:1") as leased:
+    leased_id: str | bytes = leased
 
 kernel: str = longstraw.backend()
 version: str = longstraw.__version__
