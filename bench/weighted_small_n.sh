@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Weighted owner at small n, a baseline build against this tree's, in one run:
+# instructions per owner() under callgrind (load-independent; valgrind has no
+# AVX-512, so avx2 and sse2), then ns per owner() from `weighted_race`
+# (best of 5 interleaved rounds per process), before and after alternating.
+# Usage: bench/weighted_small_n.sh BASE_COUNT BASE_WEIGHTED_RACE [ROUNDS] [MILLIS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base_count=${1:?usage: bench/weighted_small_n.sh BASE_COUNT BASE_WEIGHTED_RACE [ROUNDS] [MILLIS]}
+base_race=${2:?usage: bench/weighted_small_n.sh BASE_COUNT BASE_WEIGHTED_RACE [ROUNDS] [MILLIS]}
+rounds=${3:-2}
+millis=${4:-30}
+target=${CARGO_TARGET_DIR:-target}
+cargo build --quiet --release -p longstraw-bench --bin count --bin weighted_race
+count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+        grep -o 'Collected : [0-9]*' | grep -o '[0-9]*$'
+}
+per_lookup() {
+    local bin=$1 backend=$2 op=$3 n=$4 a b
+    a=$(count "$bin" "$backend" "$op" "$n" 2000)
+    b=$(count "$bin" "$backend" "$op" "$n" 6000)
+    echo $(((b - a) / 4000))
+}
+for backend in avx2 sse2; do
+    echo "### $backend: instructions per owner()"
+    echo
+    echo "| n | plain | weighted4 before | weighted4 after | weighted4 after - plain | distinct before | distinct after |"
+    echo "|---|---|---|---|---|---|---|"
+    for n in 8 64 256; do
+        p=$(per_lookup "$target/release/count" "$backend" plain "$n")
+        w4b=$(per_lookup "$base_count" "$backend" weighted4 "$n")
+        w4a=$(per_lookup "$target/release/count" "$backend" weighted4 "$n")
+        wdb=$(per_lookup "$base_count" "$backend" weighted_distinct "$n")
+        wda=$(per_lookup "$target/release/count" "$backend" weighted_distinct "$n")
+        echo "| $n | $p | $w4b | $w4a | $((w4a - p)) | $wdb | $wda |"
+    done
+    echo
+done
+for r in $(seq "$rounds"); do
+    for which in before after; do
+        bin=$base_race
+        [ "$which" = after ] && bin=$target/release/weighted_race
+        echo "### avx512 $which, round $r"
+        echo
+        "$bin" avx512 "$millis" | sed -n '/^|/p'
+        echo
+    done
+done
