@@ -103,10 +103,14 @@ pub struct longstraw_options {
     pub levels: u8,
 }
 
-/// The size of this version's struct: the smallest `struct_size` accepted.
-/// When a field is appended later, this stays the size of the fields that
-/// exist now, and a shorter struct gets the new fields' defaults.
-const MIN_SIZE: usize = size_of::<longstraw_options>();
+/// The size of the struct this library knows.
+const KNOWN_SIZE: usize = size_of::<longstraw_options>();
+
+/// The smallest `struct_size` accepted: the struct of the first version
+/// that had it. When a field is appended, this stays as it is (write it as
+/// `offset_of!(longstraw_options, <the first appended field>)`), and a
+/// caller's shorter struct gets the appended fields' defaults.
+const MIN_SIZE: usize = KNOWN_SIZE;
 
 /// A `struct_size` above this is not a size of `longstraw_options` at all
 /// (a field left uninitialised), so its bytes are not read.
@@ -156,8 +160,10 @@ fn check_size(size: usize) -> FfiResult {
 /// Fills `*o` with every default (a flat set, placement
 /// `LONGSTRAW_PLACEMENT_VERSION`, no seed, no secret, and the table and
 /// skeleton shapes chosen by longstraw) and sets `o->struct_size` to `size`.
-/// Pass `sizeof *o` as `size`: bytes past the fields this library knows are
-/// zeroed, so a caller built against a newer header gets its new options
+/// Pass `sizeof *o` as `size`: exactly `size` bytes are written, so a
+/// program built against an older header (a shorter struct) is never
+/// written past its end, and bytes past the fields this library knows are
+/// zeroed, so a program built against a newer header gets its new options
 /// unset.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (`size`
@@ -169,17 +175,19 @@ fn check_size(size: usize) -> FfiResult {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_options_init(o: *mut longstraw_options, size: usize) -> longstraw_result {
     boundary(|| {
-        let out = Out::new(o)?;
+        Out::new(o)?; // not NULL and aligned; written byte by byte below
         check_size(size)?;
         let defaults = longstraw_options {
             struct_size: size as u32,
             ..longstraw_options::default()
         };
+        let known = size.min(KNOWN_SIZE);
         // SAFETY: `o` is non-NULL and aligned (Out::new) and writable for
-        // `size >= MIN_SIZE` bytes by the caller's contract.
+        // `size` bytes by the caller's contract; `defaults` is a local of
+        // KNOWN_SIZE bytes, and `known <= size` and `known <= KNOWN_SIZE`.
         unsafe {
-            out.write(defaults);
-            std::ptr::write_bytes(o.cast::<u8>().add(MIN_SIZE), 0, size - MIN_SIZE);
+            std::ptr::copy_nonoverlapping((&raw const defaults).cast::<u8>(), o.cast::<u8>(), known);
+            std::ptr::write_bytes(o.cast::<u8>().add(known), 0, size - known);
         }
         Ok(())
     })
@@ -202,19 +210,24 @@ unsafe fn read(o: *const longstraw_options) -> FfiResult<longstraw_options> {
     // its size, which the caller's contract makes readable.
     let size = unsafe { o.cast::<u32>().read() } as usize;
     check_size(size)?;
-    // SAFETY: the caller's contract makes `size` bytes readable; `size` is
-    // at least MIN_SIZE, so the struct and the bytes past it are in range.
-    let tail = unsafe { std::slice::from_raw_parts(o.cast::<u8>().add(MIN_SIZE), size - MIN_SIZE) };
+    let known = size.min(KNOWN_SIZE);
+    // SAFETY: the caller's contract makes `size` bytes readable, and
+    // `known <= size`.
+    let tail = unsafe { std::slice::from_raw_parts(o.cast::<u8>().add(known), size - known) };
     if let Some(at) = tail.iter().position(|&b| b != 0) {
         return Err(invalid(format!(
-            "longstraw_options sets byte {} of {size}, past the {MIN_SIZE} bytes of options this library \
+            "longstraw_options sets byte {} of {size}, past the {KNOWN_SIZE} bytes of options this library \
              knows: it comes from a newer longstraw header; link the library of that version",
-            MIN_SIZE + at
+            known + at
         )));
     }
-    // SAFETY: aligned, readable for MIN_SIZE bytes, and every bit pattern is
-    // a valid longstraw_options (integers, a double and raw pointers).
-    Ok(unsafe { o.read() })
+    // The fields the caller's struct has; the rest keep their defaults.
+    let mut options = longstraw_options::default();
+    // SAFETY: `known` bytes are readable at `o` (above) and writable in the
+    // local `options` (`known <= KNOWN_SIZE`); every bit pattern is a valid
+    // longstraw_options (integers, a double and raw pointers).
+    unsafe { std::ptr::copy_nonoverlapping(o.cast::<u8>(), (&raw mut options).cast::<u8>(), known) };
+    Ok(options)
 }
 
 /// The hashing the options give (seed, secret or secret file, placement),
@@ -531,7 +544,7 @@ mod tests {
         // SAFETY: `o` is writable for MIN_SIZE + 16 bytes.
         let code = unsafe { longstraw_options_init(o, MIN_SIZE + 16) };
         assert_eq!(code, LONGSTRAW_OK);
-        assert!(newer.0[MIN_SIZE..].iter().all(|&b| b == 0));
+        assert!(newer.0[KNOWN_SIZE..].iter().all(|&b| b == 0));
         // SAFETY: just initialised.
         let o = unsafe { read(o) }.unwrap();
         assert_eq!(o.struct_size as usize, MIN_SIZE + 16);

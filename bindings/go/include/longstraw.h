@@ -733,8 +733,10 @@ longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
  * Fills `*o` with every default (a flat set, placement
  * `LONGSTRAW_PLACEMENT_VERSION`, no seed, no secret, and the table and
  * skeleton shapes chosen by longstraw) and sets `o->struct_size` to `size`.
- * Pass `sizeof *o` as `size`: bytes past the fields this library knows are
- * zeroed, so a caller built against a newer header gets its new options
+ * Pass `sizeof *o` as `size`: exactly `size` bytes are written, so a
+ * program built against an older header (a shorter struct) is never
+ * written past its end, and bytes past the fields this library knows are
+ * zeroed, so a program built against a newer header gets its new options
  * unset.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (`size`
