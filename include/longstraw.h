@@ -49,8 +49,8 @@
 
 /**
  * Lets longstraw choose a table's partition bits, or a skeleton's fan-out
- * bits and levels, from the node count at creation
- * (`longstraw_rendezvous_new_table`, `longstraw_rendezvous_new_skeleton`).
+ * bits and levels, from the node count at creation (`longstraw_options`'s
+ * `partition_bits`, `fanout_bits` and `levels`).
  */
 #define LONGSTRAW_AUTO 255
 
@@ -65,7 +65,7 @@
 #define LONGSTRAW_MAX_REPLICAS 32
 
 /**
- * A `longstraw_rendezvous_new_table` flag: each partition's stored nodes are
+ * A `longstraw_options.table_flags` flag: each partition's stored nodes are
  * at most one per failure domain, so `longstraw_snapshot_top_k_distinct` up
  * to the table's replicas is the O(1) read (and `longstraw_snapshot_top_k`
  * the O(n) one). Placement is the same either way.
@@ -228,15 +228,15 @@ typedef enum {
  */
 typedef enum {
   /**
-   * Flat rendezvous hashing, placement v1 (`longstraw_rendezvous_new`).
+   * Flat rendezvous hashing, placement v1 (the default `longstraw_options.mode`).
    */
   LONGSTRAW_MODE_FLAT = 0,
   /**
-   * A partition table (`longstraw_rendezvous_new_table`, SPEC.md section 10).
+   * A partition table (SPEC.md section 10).
    */
   LONGSTRAW_MODE_TABLE = 1,
   /**
-   * Skeleton (hierarchical) rendezvous hashing (`longstraw_rendezvous_new_skeleton`, SPEC.md section 11).
+   * Skeleton (hierarchical) rendezvous hashing (SPEC.md section 11).
    */
   LONGSTRAW_MODE_SKELETON = 2,
 } longstraw_mode;
@@ -278,8 +278,9 @@ typedef struct longstraw_lease longstraw_lease;
  * A node set of any placement mode that any number of threads may use at
  * once.
  *
- * Create it with `longstraw_rendezvous_new` (flat), `_new_table`,
- * `_new_skeleton`, `_load_file` or `_load_bytes`; change its membership
+ * Create it with `longstraw_rendezvous_new` (empty, any mode, from a
+ * `longstraw_options`), `_new_from` (over a snapshot's membership),
+ * `_load_file` or `_load_bytes`; change its membership
  * with `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
  * `_remove`, `_set_weight` and `_set_domain`; and look keys up on an
  * immutable `longstraw_snapshot` taken with `longstraw_rendezvous_snapshot`,
@@ -304,6 +305,116 @@ typedef struct longstraw_rendezvous longstraw_rendezvous;
  */
 typedef struct longstraw_snapshot longstraw_snapshot;
 
+/**
+ * Every set-wide option of a new set (`longstraw_rendezvous_new`,
+ * `longstraw_rendezvous_new_from`).
+ *
+ * Fill it with `longstraw_options_init(&o, sizeof o)` (the defaults below),
+ * then change the fields you need:
+ *
+ * ```c
+ * longstraw_options o;
+ * longstraw_options_init(&o, sizeof o);
+ * o.mode = LONGSTRAW_MODE_TABLE;
+ * o.replicas = 3;
+ * ```
+ *
+ * `struct_size` lets the struct grow in later versions without breaking
+ * callers built against this one: the library reads the first
+ * `struct_size` bytes and gives every field beyond them its default. A
+ * `struct_size` smaller than this version's `sizeof(longstraw_options)` is
+ * refused (`LONGSTRAW_INVALID_PARAMETER`). A larger one, from a caller
+ * built against a newer header, is accepted only when every byte past the
+ * fields this library knows is zero (options it does not know are left
+ * unset); a non-zero byte there is refused, never silently ignored.
+ */
+typedef struct {
+  /**
+   * The size of the caller's struct in bytes (`sizeof(longstraw_options)`
+   * as the caller was compiled); `longstraw_options_init` sets it.
+   */
+  uint32_t struct_size;
+  /**
+   * The placement version (default `LONGSTRAW_PLACEMENT_VERSION`); pin it
+   * so that an upgrade of longstraw never moves keys.
+   */
+  uint32_t placement;
+  /**
+   * The seed of placement v1; read only when `has_seed` is 1. The seed
+   * changes every placement; all users of one cluster must agree on it.
+   */
+  uint64_t seed;
+  /**
+   * 1: `seed` is given (0 included); 0 (default): no seed, which is seed
+   * 0 for an unkeyed set. A seed together with a secret is refused by the
+   * set (`LONGSTRAW_CONFLICTING_OPTIONS`), even a seed of 0: a keyed set
+   * has no seed.
+   */
+  uint32_t has_seed;
+  /**
+   * The placement mode, a `longstraw_mode` value (default
+   * `LONGSTRAW_MODE_FLAT`). A set's mode and shape never change.
+   */
+  uint32_t mode;
+  /**
+   * A keyed-v1 secret (SPEC.md section 15) of `secret_len` bytes, exactly
+   * `LONGSTRAW_SECRET_LEN` (16) uniformly random ones, or NULL (default)
+   * for none. Keys and node ids are then hashed with SipHash-2-4 under the
+   * secret, so whoever chooses keys cannot steer them onto one node. The
+   * bytes are copied and never returned, logged or put in a message.
+   */
+  const uint8_t *secret;
+  /**
+   * The length of `secret` in bytes (0 when `secret` is NULL).
+   */
+  size_t secret_len;
+  /**
+   * A secret file instead of `secret` (NULL by default): a NUL-terminated
+   * path (relative to the current directory) of a file holding the
+   * 16-byte secret as 32 hexadecimal digits, as for a membership file's
+   * `[secret] file`. It is read once, and the set remembers the file so
+   * that `longstraw_rendezvous_save_file` names it again. Give `secret`
+   * or `secret_file`, not both.
+   */
+  const char *secret_file;
+  /**
+   * Table mode: nodes stored per partition, 1 (default) to
+   * `LONGSTRAW_MAX_REPLICAS`; `top_k` up to this many is a table read.
+   */
+  size_t replicas;
+  /**
+   * Table mode: 0.0 (default) for a plain table; 1.0 to 4.0 (held to
+   * millionths) for a balanced one (SPEC.md section 17): at each replica
+   * rank no node holds more than `ceil(balance * P * w_i / W)` partitions.
+   * Lookups on a balanced table return at most `replicas` nodes, and every
+   * change places every partition again.
+   */
+  double balance;
+  /**
+   * Table mode: 0 (default) or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
+   */
+  uint32_t table_flags;
+  /**
+   * Table mode: `P = 2^partition_bits` partitions, 0 to
+   * `LONGSTRAW_MAX_PARTITION_BITS`, or `LONGSTRAW_AUTO` (default) for
+   * `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node count at creation
+   * (give it explicitly for a fleet that starts small and grows).
+   */
+  uint8_t partition_bits;
+  /**
+   * Skeleton mode: `2^fanout_bits` children per group, 1 to 6 (0 to 6 and
+   * ignored when `levels` is 0), or `LONGSTRAW_AUTO` (default).
+   */
+  uint8_t fanout_bits;
+  /**
+   * Skeleton mode: levels of groups, 0 to 5, or `LONGSTRAW_AUTO`
+   * (default). `fanout_bits` and `levels` are both `LONGSTRAW_AUTO` (the
+   * shallowest tree whose leaf groups average at most 64 nodes for the
+   * node count at creation) or both given.
+   */
+  uint8_t levels;
+} longstraw_options;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -313,7 +424,8 @@ extern "C" {
  * (`c`; 1.25 is the usual choice; it must be finite and at least
  * 1 + 2^-16). `seed`, `secret` (NULL for none, else
  * `LONGSTRAW_SECRET_LEN` bytes for keyed placement, copied and never
- * printed) and `placement` are as for `longstraw_rendezvous_new`.
+ * printed) and `placement` are as the fields of `longstraw_options`, with a
+ * `seed` of 0 meaning no seed.
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_bounded_free`.
@@ -543,30 +655,6 @@ longstraw_result longstraw_bounded_rule_cap(const longstraw_bounded_rule *r,
                                             uint64_t *cap);
 
 /**
- * Creates an empty keyed flat set (keyed-v1, SPEC.md section 15) whose
- * secret is read once from the secret file `secret_file` (a NUL-terminated
- * path; the file holds the 16-byte secret as 32 hexadecimal digits, as for
- * a membership file's `[secret] file`; a relative path is relative to the
- * current directory). The set remembers the file as its secret source, so
- * `longstraw_rendezvous_save_file` names it again.
- *
- * On success `*out` receives a handle to release with
- * `longstraw_rendezvous_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_SECRET` (the file
- * cannot be read or does not hold a secret: `longstraw_last_error_message`
- * says why, naming the file and never its content),
- * `LONGSTRAW_UNKNOWN_PLACEMENT`, `LONGSTRAW_BACKEND_UNAVAILABLE`.
- *
- * # Safety
- * `secret_file` must be NULL or a NUL-terminated string; `out` must be NULL
- * or valid for writing one pointer.
- */
-longstraw_result longstraw_rendezvous_new_keyed_file(const char *secret_file,
-                                                     uint32_t placement,
-                                                     longstraw_rendezvous **out);
-
-/**
  * Loads a membership file into a new node set of the mode the file names
  * (`mode = "flat"`, `"table"` or `"skeleton"`; `longstraw_rendezvous_mode`
  * tells which). The file may be a regular file or a pipe, read once. A keyed
@@ -642,126 +730,90 @@ longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
                                                 const char *secret_env);
 
 /**
- * Creates an empty flat node set: flat rendezvous hashing, where every node
- * races for every key (`LONGSTRAW_MODE_FLAT`).
+ * Fills `*o` with every default (a flat set, placement
+ * `LONGSTRAW_PLACEMENT_VERSION`, no seed, no secret, and the table and
+ * skeleton shapes chosen by longstraw) and sets `o->struct_size` to `size`.
+ * Pass `sizeof *o` as `size`: exactly `size` bytes are written, so a
+ * program built against an older header (a shorter struct) is never
+ * written past its end, and bytes past the fields this library knows are
+ * zeroed, so a program built against a newer header gets its new options
+ * unset.
  *
- * Hashing is chosen by `seed` and `secret`:
- * - `secret` NULL (and `secret_len` 0): placement v1 under `seed`. The seed
- *   changes every placement (0 is a fine default; all users of one cluster
- *   must agree on it).
- * - `secret` not NULL: keyed placement (keyed-v1): keys and node ids are
- *   hashed with SipHash-2-4 under the secret, so whoever chooses keys cannot
- *   steer them onto one node. Use it when keys come from users. The secret
- *   is `secret_len` bytes, exactly `LONGSTRAW_SECRET_LEN` (16) uniformly
- *   random ones, copied and never returned, logged or put in a message.
- *   A keyed set has no seed: `seed` must be 0.
+ * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (`size`
+ * smaller than this version's `sizeof(longstraw_options)`, or above 4096).
+ * Thread-safe.
  *
- * `placement` is the placement version, normally
- * `LONGSTRAW_PLACEMENT_VERSION` (1); pin it so that an upgrade of longstraw
- * never moves keys. The kernel is chosen from the CPU, or from the
- * `LONGSTRAW_BACKEND` environment variable (scalar, sse2, avx2, avx512, neon
- * or auto) when it is set; it never changes placement. Tables and skeletons
- * built from this set's snapshots inherit its seed or secret and placement.
+ * # Safety
+ * `o` must be NULL or valid for writing `size` bytes.
+ */
+longstraw_result longstraw_options_init(longstraw_options *o,
+                                        size_t size);
+
+/**
+ * Creates an empty node set of any mode with the options `*opts` (NULL:
+ * every default, an unkeyed flat set under seed 0).
+ *
+ * The options choose the hashing (a seed, a secret or a secret file, and
+ * the placement version), the mode and the mode's shape; see
+ * `longstraw_options`. The kernel is chosen from the CPU, or from the
+ * `LONGSTRAW_BACKEND` environment variable (scalar, sse2, avx2, avx512,
+ * neon or auto) when it is set; it never changes placement. An automatic
+ * table or skeleton shape is chosen for an empty set; to size it for a
+ * membership, build the set with `longstraw_rendezvous_new_from`.
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_rendezvous_free`.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL, or a NULL secret with a
- * non-zero length), `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_CONFLICTING_OPTIONS`
- * (a seed other than 0 with a secret), `LONGSTRAW_UNKNOWN_PLACEMENT`,
- * `LONGSTRAW_BACKEND_UNAVAILABLE`. Thread-safe.
+ * non-zero length), `LONGSTRAW_INVALID_PARAMETER` (a `struct_size` this
+ * library does not accept, or a mode, shape or flag out of range),
+ * `LONGSTRAW_INVALID_SECRET` (a secret that is not 16 bytes, or a secret
+ * file that cannot be read or holds no secret: the message names the file,
+ * never its content), `LONGSTRAW_CONFLICTING_OPTIONS` (a seed with a
+ * secret, a secret with a secret file, or a balance with
+ * `LONGSTRAW_TABLE_DISTINCT_DOMAINS`), `LONGSTRAW_UNKNOWN_PLACEMENT`,
+ * `LONGSTRAW_BACKEND_UNAVAILABLE`. `longstraw_last_error_message` says
+ * which. Thread-safe.
  *
  * # Safety
- * `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
- * be NULL or valid for writing one pointer.
+ * `opts` must be NULL or point to a struct readable for its `struct_size`
+ * bytes, whose `secret` is NULL or readable for `secret_len` bytes and whose
+ * `secret_file` is NULL or NUL-terminated; `out` must be NULL or valid for
+ * writing one pointer.
  */
-longstraw_result longstraw_rendezvous_new(uint64_t seed,
-                                          const uint8_t *secret,
-                                          size_t secret_len,
-                                          uint32_t placement,
+longstraw_result longstraw_rendezvous_new(const longstraw_options *opts,
                                           longstraw_rendezvous **out);
 
 /**
- * Creates a partition table (`LONGSTRAW_MODE_TABLE`, SPEC.md section 10)
- * over the membership of `members`, a snapshot of any mode: its nodes in the
- * same index order, their weights and domain labels, and its seed or secret,
- * placement version and kernel. The table does not depend on `members`
- * afterwards. To start empty, take the snapshot of an empty set made with
- * `longstraw_rendezvous_new`.
+ * Creates a node set of the mode and shape in `*opts` (NULL: every
+ * default, a flat set) over the membership of `members`, a snapshot of any
+ * mode: its nodes in the same index order, their weights and domain labels,
+ * and its hashing (seed or secret), placement version and kernel. The new
+ * set does not depend on `members` afterwards. This is how a table or
+ * skeleton is built for an initial membership in one step: an automatic
+ * shape is chosen for its node count, and a table ranks every partition
+ * over every node once (P * n pair scores, on all cores; a table is meant
+ * for up to about 10^4 nodes).
  *
- * Keys map to `2^partition_bits` partitions by the top bits of their key
- * hash; each partition's nodes are ranked by HRW of the partition number,
- * and lookups are a table read. Removing a node moves exactly its
- * partitions; adding one moves only the partitions it wins.
- *
- * - `partition_bits`: 0 to `LONGSTRAW_MAX_PARTITION_BITS`, or
- *   `LONGSTRAW_AUTO` for `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node
- *   count now (pass it explicitly for a fleet that starts small and grows).
- * - `replicas`: nodes stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`;
- *   `top_k` up to this many is a table read, longer lists rank the
- *   partition over every node).
- * - `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
- * - `balance`: 0.0 for a plain table; 1.0 to 4.0 (held to millionths) for a
- *   balanced one (SPEC.md section 17): at each replica rank no node holds
- *   more than `ceil(balance * P * w_i / W)` partitions. Lookups on a
- *   balanced table read the stored ranks only (`longstraw_snapshot_top_k`
- *   and `_rank` return at most `replicas` nodes), and every change places
- *   every partition again.
- *
- * Building ranks every partition over every node (P * n pair scores, on all
- * cores); a table is meant for up to about 10^4 nodes.
+ * The hashing always comes from `members`: `opts` must leave `has_seed` 0
+ * and `secret` and `secret_file` NULL, and its `placement` must be the
+ * snapshot's; anything else is `LONGSTRAW_CONFLICTING_OPTIONS`.
  *
  * On success `*out` receives a handle that the caller owns and must release
  * with `longstraw_rendezvous_free`.
  *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
- * replicas or balance out of range, NaN included, or unknown flags),
- * `LONGSTRAW_CONFLICTING_OPTIONS` (a balance with
- * `LONGSTRAW_TABLE_DISTINCT_DOMAINS`; `longstraw_last_error_message` says
- * so), `LONGSTRAW_OUT_OF_MEMORY`. Thread-safe.
+ * Errors: those of `longstraw_rendezvous_new`, and
+ * `LONGSTRAW_CONFLICTING_OPTIONS` for hashing options given here.
+ * Thread-safe.
  *
  * # Safety
- * `members` must be NULL or a live snapshot; `out` must be NULL or valid
- * for writing one pointer.
+ * `members` must be NULL or a live snapshot; `opts` as for
+ * `longstraw_rendezvous_new`; `out` must be NULL or valid for writing one
+ * pointer.
  */
-longstraw_result longstraw_rendezvous_new_table(const longstraw_snapshot *members,
-                                                uint8_t partition_bits,
-                                                size_t replicas,
-                                                uint32_t flags,
-                                                double balance,
-                                                longstraw_rendezvous **out);
-
-/**
- * Creates a skeleton (`LONGSTRAW_MODE_SKELETON`, SPEC.md section 11) over
- * the membership of `members`, as `longstraw_rendezvous_new_table` does.
- *
- * Nodes sit at the leaves of a virtual tree (a pure function of the node
- * ids, weights and seed) with `2^fanout_bits` children per group and
- * `levels` levels of groups; a lookup races the children level by level,
- * weighted by subtree weight, in O(fan-out * levels + leaf size). Its
- * placement differs from flat HRW's unless `levels` is 0; each change
- * rebuilds the tree.
- *
- * `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and
- * `levels` (0 to 5) fix the tree's shape; pass `LONGSTRAW_AUTO` for both to
- * pick the shallowest tree whose leaf groups average at most 64 nodes for
- * the node count now (flat up to 256 nodes). Deeper trees look up faster
- * and move more keys on a change (BENCHMARKS.md).
- *
- * On success `*out` receives a handle that the caller owns and must release
- * with `longstraw_rendezvous_free`.
- *
- * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
- * out of range, or `LONGSTRAW_AUTO` for only one of the two). Thread-safe.
- *
- * # Safety
- * `members` must be NULL or a live snapshot; `out` must be NULL or valid
- * for writing one pointer.
- */
-longstraw_result longstraw_rendezvous_new_skeleton(const longstraw_snapshot *members,
-                                                   uint8_t fanout_bits,
-                                                   uint8_t levels,
-                                                   longstraw_rendezvous **out);
+longstraw_result longstraw_rendezvous_new_from(const longstraw_snapshot *members,
+                                               const longstraw_options *opts,
+                                               longstraw_rendezvous **out);
 
 /**
  * Releases a node set. `NULL` is ignored.
@@ -831,7 +883,7 @@ longstraw_result longstraw_rendezvous_add_in_domain(longstraw_rendezvous *r,
  * `(NULL, 0)` for no labels.
  *
  * A table inserts each node into its rows incrementally: for a large initial
- * membership, `longstraw_rendezvous_new_table` over a flat set's snapshot
+ * membership, `longstraw_rendezvous_new_from` over a flat set's snapshot
  * (one parallel build) is much faster. A skeleton rebuilds its tree once.
  *
  * Errors: those of `longstraw_rendezvous_add_in_domain`, plus
@@ -1257,7 +1309,7 @@ longstraw_result longstraw_snapshot_partition(const longstraw_snapshot *s,
  * `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
  * `*replicas`, `*flags` (0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`) and
  * `*balance` (millionths as a double, e.g. 1.05; 0.0 for a plain table), as
- * given to `longstraw_rendezvous_new_table` or named by the membership file.
+ * given in `longstraw_options` or named by the membership file.
  * A table's shape never changes, so any snapshot of a set tells it.
  *
  * Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;
@@ -1305,7 +1357,7 @@ const char *longstraw_version_string(void);
 
 /**
  * The newest placement version this library knows (1 in every 0.x and 1.x
- * release). Pass the version you depend on to `longstraw_rendezvous_new`
+ * release). Pass the version you depend on in `longstraw_options.placement`
  * rather than this value, so that an upgrade never moves keys.
  */
 uint32_t longstraw_placement_version(void);

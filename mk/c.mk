@@ -80,7 +80,8 @@ C_TESTS := $(C_BUILD)/test_api $(C_BUILD)/test_vectors $(C_BUILD)/test_threads $
 	$(C_BUILD)/test_bounded \
 	$(C_BUILD)/test_vectors_bounded \
 	$(C_BUILD)/test_keyed_save \
-	$(C_BUILD)/test_fifo_secret
+	$(C_BUILD)/test_fifo_secret \
+	$(C_BUILD)/test_options
 
 c-tests: c-deps $(C_TESTS)
 	@test -f $(VECTORS) || { echo "c: $(VECTORS) is missing"; exit 1; }
@@ -94,6 +95,7 @@ c-tests: c-deps $(C_TESTS)
 	$(C_BUILD)/test_vectors_bounded $(ROOT)/tests/vectors/bounded-v1.json
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(C_BUILD)/test_keyed_save $(C_BUILD)/scratch-keyed
 	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(C_BUILD)/test_fifo_secret $(C_BUILD)/scratch-fifo
+	@rm -rf $(C_BUILD)/scratch-options && mkdir -p $(C_BUILD)/scratch-options && $(C_BUILD)/test_options $(C_BUILD)/scratch-options
 
 c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_api $(CARGO_VERSION)
@@ -105,11 +107,12 @@ c-valgrind: c-deps $(C_TESTS)
 	$(VALGRIND) $(C_BUILD)/test_bounded 500
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(VALGRIND) $(C_BUILD)/test_keyed_save $(C_BUILD)/scratch-keyed
 	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(VALGRIND) $(C_BUILD)/test_fifo_secret $(C_BUILD)/scratch-fifo
+	@rm -rf $(C_BUILD)/scratch-options && mkdir -p $(C_BUILD)/scratch-options && $(VALGRIND) $(C_BUILD)/test_options $(C_BUILD)/scratch-options
 	@echo "c: valgrind memcheck: 0 errors, 0 leaks"
 
 c-sanitizers: c-deps c-lib
 	@mkdir -p $(C_BUILD)/asan
-	for t in test_api test_vectors test_threads test_validation test_edges test_membership test_bounded test_keyed_save test_fifo_secret; do \
+	for t in test_api test_vectors test_threads test_validation test_edges test_membership test_bounded test_keyed_save test_fifo_secret test_options; do \
 	  $(CC) $(C_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	    $(ROOT)/tests/c/$$t.c -o $(C_BUILD)/asan/$$t $(C_LINK) -lcjson -lpthread -lm; \
 	done
@@ -122,6 +125,7 @@ c-sanitizers: c-deps c-lib
 	$(C_BUILD)/asan/test_bounded 5000
 	@rm -rf $(C_BUILD)/scratch-keyed && mkdir -p $(C_BUILD)/scratch-keyed && $(C_BUILD)/asan/test_keyed_save $(C_BUILD)/scratch-keyed
 	@rm -rf $(C_BUILD)/scratch-fifo && mkdir -p $(C_BUILD)/scratch-fifo && $(C_BUILD)/asan/test_fifo_secret $(C_BUILD)/scratch-fifo
+	@rm -rf $(C_BUILD)/scratch-options && mkdir -p $(C_BUILD)/scratch-options && $(C_BUILD)/asan/test_options $(C_BUILD)/scratch-options
 	@echo "c: ASan + UBSan: clean"
 
 # ThreadSanitizer needs the library instrumented too, which takes a nightly

@@ -40,7 +40,7 @@ func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSecretOptions("NewBounded", o); err != nil {
+	if err := checkHashing("NewBounded", o); err != nil {
 		return nil, err
 	}
 	if o.domains != nil {

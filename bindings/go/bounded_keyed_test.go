@@ -65,7 +65,7 @@ func TestKeyedBoundedFollowsTheKeyedVectors(t *testing.T) {
 
 func TestKeyedBoundedOptions(t *testing.T) {
 	secret := make([]byte, SecretLen)
-	if _, err := NewBounded([]string{"a"}, 1.25, WithSecret(secret), WithSeed(7)); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := NewBounded([]string{"a"}, 1.25, WithSecret(secret), WithSeed(7)); !errors.Is(err, ErrConflictingOptions) {
 		t.Errorf("seed with secret: %v", err)
 	}
 	for _, n := range []int{0, 15, 17} {

@@ -118,3 +118,13 @@ func check(code C.longstraw_result, op, value string) error {
 	}
 	return &Error{Op: op, Value: value, Code: int(code), kind: kindOf(code)}
 }
+
+// checkWith is check with the C library's message for the failure (from
+// withMessage), which replaces the code's generic text when there is one.
+func checkWith(code C.longstraw_result, op, value, message string) error {
+	err := check(code, op, value)
+	if e, ok := err.(*Error); ok {
+		e.reason = message
+	}
+	return err
+}

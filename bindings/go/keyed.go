@@ -28,17 +28,6 @@ func WithSecret(secret []byte) Option {
 	return func(o *options) { o.secret = held }
 }
 
-// checkSecretOptions refuses a seed next to a secret (even an explicit 0):
-// a keyed set has no seed, and picking one of the two silently would place
-// keys differently from what the caller asked.
-func checkSecretOptions(op string, o options) error {
-	if o.secret != nil && o.seedGiven {
-		return &Error{Op: op, Value: "WithSeed together with WithSecret (give one of them)",
-			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
-	}
-	return nil
-}
-
 // secretArg is the secret as the C library takes it: (NULL, 0) for none; an
 // empty secret is a length error there, not "none".
 func secretArg(o options) (*C.uint8_t, C.size_t) {
@@ -53,12 +42,57 @@ func secretArg(o options) (*C.uint8_t, C.size_t) {
 
 var noBytes [1]byte
 
+// cOptions is the C library's defaults for every set-wide option.
+func cOptions() C.longstraw_options {
+	var co C.longstraw_options
+	C.longstraw_options_init(&co, C.size_t(unsafe.Sizeof(co)))
+	return co
+}
+
 // newCRendezvous creates the empty flat C set the options describe: keyed
-// with the secret, or v1 with the seed.
+// with the secret, or v1 with the seed. A seed given with a secret (even 0)
+// is refused by the C library, in its own words (see withMessage).
 func newCRendezvous(o options, out **C.longstraw_rendezvous) C.longstraw_result {
-	secret, secretLen := secretArg(o)
-	defer runtime.KeepAlive(o.secret)
-	return C.longstraw_rendezvous_new(C.uint64_t(o.seed), secret, secretLen, C.uint32_t(o.placement), out)
+	co := cOptions()
+	if o.seedGiven {
+		co.has_seed = 1
+	}
+	co.seed = C.uint64_t(o.seed)
+	co.placement = C.uint32_t(o.placement)
+	co.secret, co.secret_len = secretArg(o)
+	// The options struct holds a pointer to the secret's Go memory while C
+	// reads it, so that memory is pinned for the call.
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	if co.secret != nil {
+		pin.Pin(co.secret)
+	}
+	return C.longstraw_rendezvous_new(&co, out)
+}
+
+// withMessage runs one C call and, when it fails, reads the C library's
+// message for it on the same OS thread.
+func withMessage(call func() C.longstraw_result) (C.longstraw_result, string) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	code := call()
+	if code != C.LONGSTRAW_OK {
+		return code, C.GoString(C.longstraw_last_error_message())
+	}
+	return code, ""
+}
+
+// checkHashing asks the C library whether the options' hashing (seed,
+// secret, placement) makes a set, for a constructor whose C function takes
+// them another way: the one rule and its message stay the library's.
+func checkHashing(op string, o options) error {
+	h := &handle{}
+	code, message := withMessage(func() C.longstraw_result { return newCRendezvous(o, &h.p) })
+	if code == C.LONGSTRAW_OK {
+		h.free()
+		return nil
+	}
+	return checkWith(code, op, describeHashing(o), message)
 }
 
 // newCBounded creates the empty C bounded-load set the options describe,

@@ -134,7 +134,7 @@ func TestSecretOptions(t *testing.T) {
 	for i := range secret {
 		secret[i] = 0xA7
 	}
-	if _, err := New([]string{"a"}, WithSecret(secret), WithSeed(0)); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := New([]string{"a"}, WithSecret(secret), WithSeed(0)); !errors.Is(err, ErrConflictingOptions) {
 		t.Errorf("seed with secret: %v", err)
 	}
 	for _, n := range []int{0, 15, 17, 32} {

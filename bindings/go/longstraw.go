@@ -225,10 +225,7 @@ func buildOptions(op string, opts []Option) (options, error) {
 		return o, &Error{Op: op, Value: misplaced + " (an option of another constructor)",
 			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
 	}
-	if err := checkShapeOptions(op, o); err != nil {
-		return o, err
-	}
-	return o, checkSecretOptions(op, o)
+	return o, checkShapeOptions(op, o)
 }
 
 // New creates a flat set of nodes, each with weight 1 unless WithWeights
@@ -254,35 +251,34 @@ func NewTable(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if err != nil {
 		return nil, err
 	}
-	bits, replicas, flags := C.uint8_t(C.LONGSTRAW_AUTO), 1, C.uint32_t(0)
+	co := cOptions() // the hashing comes from the flat set's snapshot
+	co.mode = C.LONGSTRAW_MODE_TABLE
 	if o.partitionBits != nil {
-		bits = C.uint8_t(*o.partitionBits)
+		co.partition_bits = C.uint8_t(*o.partitionBits)
 	}
+	replicas := 1
 	if o.replicas != nil {
 		replicas = *o.replicas
 	}
-	if o.distinct {
-		flags = C.LONGSTRAW_TABLE_DISTINCT_DOMAINS
-	}
-	cReplicas := C.size_t(replicas)
+	co.replicas = C.size_t(replicas)
 	if replicas < 0 {
-		cReplicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
+		co.replicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
 	}
-	balance := 0.0 // a plain table
+	if o.distinct {
+		co.table_flags = C.LONGSTRAW_TABLE_DISTINCT_DOMAINS
+	}
 	if o.balance != nil {
-		balance = *o.balance
+		co.balance = C.double(*o.balance)
 	}
 	h := &handle{}
-	var detail string // the C library's own words for a refusal
+	var tableCode C.longstraw_result // the table's own refusal, not the flat set's
+	var detail string                // the C library's own words for it
 	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		code := C.longstraw_rendezvous_new_table(members, bits, cReplicas, flags, C.double(balance), &h.p)
-		if code != C.LONGSTRAW_OK {
-			detail = C.GoString(C.longstraw_last_error_message())
-		}
-		return code
+		tableCode, detail = withMessage(func() C.longstraw_result { return C.longstraw_rendezvous_new_from(members, &co, &h.p) })
+		return tableCode
 	})
 	if err != nil {
-		if e, ok := err.(*Error); ok {
+		if e, ok := err.(*Error); ok && tableCode != C.LONGSTRAW_OK {
 			switch e.Code {
 			case int(C.LONGSTRAW_INVALID_PARAMETER):
 				e.Value = fmt.Sprintf("(partition bits %s, replicas %d%s)", autoOr(o.partitionBits), replicas, balanceNote(o.balance))
@@ -311,13 +307,14 @@ func NewSkeleton(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if err != nil {
 		return nil, err
 	}
-	fanoutBits, levels := C.uint8_t(C.LONGSTRAW_AUTO), C.uint8_t(C.LONGSTRAW_AUTO)
+	co := cOptions() // the hashing comes from the flat set's snapshot
+	co.mode = C.LONGSTRAW_MODE_SKELETON
 	if o.shape != nil {
-		fanoutBits, levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
+		co.fanout_bits, co.levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
 	}
 	h := &handle{}
 	err = fromMembers("NewSkeleton", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		return C.longstraw_rendezvous_new_skeleton(members, fanoutBits, levels, &h.p)
+		return C.longstraw_rendezvous_new_from(members, &co, &h.p)
 	})
 	if err != nil {
 		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) && o.shape != nil {
@@ -398,7 +395,8 @@ func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_
 // newFlatHandle makes a flat C set of the nodes, weights and domains.
 func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 	h := &handle{}
-	if err := check(newCRendezvous(o, &h.p), op, describeHashing(o)); err != nil {
+	code, message := withMessage(func() C.longstraw_result { return newCRendezvous(o, &h.p) })
+	if err := checkWith(code, op, describeHashing(o), message); err != nil {
 		return nil, err
 	}
 	runtime.SetFinalizer(h, (*handle).free)
@@ -434,7 +432,7 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 	if o.domains != nil {
 		labelBytes, labelOffsets = packStrings(labels)
 	}
-	code := h.addBatch(bytes, offsets, weights, labelBytes, labelOffsets)
+	code = h.addBatch(bytes, offsets, weights, labelBytes, labelOffsets)
 	if code != C.LONGSTRAW_OK {
 		return nil, check(code, op, explainBatch(o, nodes, weights, labels))
 	}

@@ -49,7 +49,7 @@ int main(void) {
   longstraw_result rc;
 
   if (!bytes || !offsets || !owners || !now) return 1;
-  if ((rc = longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &set)) != LONGSTRAW_OK) die("new", rc);
+  if ((rc = longstraw_rendezvous_new(NULL, &set)) != LONGSTRAW_OK) die("new", rc);
   for (i = 0; i < NODES; i++) {
     snprintf(id, sizeof id, "cache-%d", i);
     if ((rc = longstraw_rendezvous_add(set, (const uint8_t *)id, strlen(id), 1.0)) != LONGSTRAW_OK) die("add", rc);

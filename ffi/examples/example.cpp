@@ -44,7 +44,7 @@ int main() {
   }
   try {
     longstraw_rendezvous *raw = nullptr;
-    check(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &raw), "new");
+    check(longstraw_rendezvous_new(nullptr, &raw), "new");
     Set set(raw);
     for (const std::string id : {"cache-a", "cache-b", "cache-c"}) {
       check(longstraw_rendezvous_add(set.get(), bytes(id), id.size(), 1.0), "add");

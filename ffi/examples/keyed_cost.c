@@ -27,12 +27,15 @@ static double now_ns(void) {
 static const longstraw_snapshot *build(size_t n, const uint8_t *secret) {
   longstraw_rendezvous *r = NULL;
   const longstraw_snapshot *s = NULL;
+  longstraw_options o;
   char id[32];
   size_t i;
-  if (secret)
-    longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN, LONGSTRAW_PLACEMENT_VERSION, &r);
-  else
-    longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r);
+  longstraw_options_init(&o, sizeof o);
+  if (secret) {
+    o.secret = secret;
+    o.secret_len = LONGSTRAW_SECRET_LEN;
+  }
+  longstraw_rendezvous_new(&o, &r);
   for (i = 0; i < n; i++) {
     int len = snprintf(id, sizeof id, "node-%zu", i);
     longstraw_rendezvous_add(r, (const uint8_t *)id, (size_t)len, 1.0);

@@ -25,7 +25,7 @@ static longstraw_rendezvous *flat(size_t n) {
   longstraw_rendezvous *r = NULL;
   char id[32];
   size_t i;
-  longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r);
+  longstraw_rendezvous_new(NULL, &r);
   for (i = 0; i < n; i++) {
     int len = snprintf(id, sizeof id, "node-%zu", i);
     longstraw_rendezvous_add(r, (const uint8_t *)id, (size_t)len, 1.0);
@@ -55,15 +55,21 @@ int main(void) {
   const longstraw_snapshot *s10, *s1000, *members, *st, *sk;
   longstraw_rendezvous *r10 = flat(10), *r1000 = flat(1000);
   longstraw_rendezvous *t, *k;
+  longstraw_options table, skeleton;
   double best_snap = 1e18;
   int round, j;
+  longstraw_options_init(&table, sizeof table);
+  table.mode = LONGSTRAW_MODE_TABLE;
+  table.partition_bits = 16;
+  longstraw_options_init(&skeleton, sizeof skeleton);
+  skeleton.mode = LONGSTRAW_MODE_SKELETON;
   for (i = 0; i < KEYS; i++) snprintf(keys[i], sizeof keys[i], "key:%012zu", i);
   longstraw_rendezvous_snapshot(r10, &s10);
   longstraw_rendezvous_snapshot(r1000, &s1000);
   members = s1000;
-  longstraw_rendezvous_new_table(members, 16, 1, 0, 0.0, &t);
+  longstraw_rendezvous_new_from(members, &table, &t);
   longstraw_rendezvous_snapshot(t, &st);
-  longstraw_rendezvous_new_skeleton(members, LONGSTRAW_AUTO, LONGSTRAW_AUTO, &k);
+  longstraw_rendezvous_new_from(members, &skeleton, &k);
   longstraw_rendezvous_snapshot(k, &sk);
   for (round = 0; round < ROUNDS; round++) {
     double t0 = now_ns(), dt;

@@ -1,9 +1,8 @@
 //! `longstraw_bounded`: bounded loads (SPEC.md §16) over a flat node set.
 
-use longstraw_set::{BoundedLoad, ModeOptions, OwnedLease, Rendezvous};
+use longstraw_set::{BoundedLoad, ModeOptions, Options, OwnedLease, Placement, Rendezvous, Secret};
 
 use crate::boundary::{boundary, handle, in_slice, out_slice, FfiResult, Out};
-use crate::rendezvous::options;
 use crate::result::longstraw_result::{self, *};
 use crate::snapshot::{into_handle, longstraw_snapshot};
 
@@ -33,11 +32,38 @@ unsafe fn bounded<'a>(b: *const longstraw_bounded) -> FfiResult<&'a BoundedLoad>
     unsafe { handle::<longstraw_bounded, BoundedLoad>(b) }
 }
 
+/// The set-wide options from C: a seed of 0 is "no seed"; a NULL secret is
+/// "no secret" (then `secret_len` must be 0), any other pointer is a secret
+/// of `secret_len` bytes, checked by the set.
+///
+/// # Safety
+/// `secret` must be NULL or point to `secret_len` readable bytes.
+pub(crate) unsafe fn options(seed: u64, secret: *const u8, secret_len: usize, placement: u32) -> FfiResult<Options> {
+    let secret = if secret.is_null() {
+        if secret_len != 0 {
+            return Err(LONGSTRAW_NULL_ARGUMENT);
+        }
+        None
+    } else {
+        // SAFETY: readability of `secret_len` bytes is the caller's contract.
+        let bytes = unsafe { in_slice(secret, secret_len)? };
+        Some(Secret::from_bytes(bytes)?)
+    };
+    Ok(Options {
+        // 0 is "no seed" (the default): a seed with a secret is the set's error.
+        seed: (seed != 0).then_some(seed),
+        secret,
+        placement: Placement::from_number(placement)?,
+        ..Options::default()
+    })
+}
+
 /// Creates an empty bounded-load set with balance factor `balance_factor`
 /// (`c`; 1.25 is the usual choice; it must be finite and at least
 /// 1 + 2^-16). `seed`, `secret` (NULL for none, else
 /// `LONGSTRAW_SECRET_LEN` bytes for keyed placement, copied and never
-/// printed) and `placement` are as for `longstraw_rendezvous_new`.
+/// printed) and `placement` are as the fields of `longstraw_options`, with a
+/// `seed` of 0 meaning no seed.
 ///
 /// On success `*out` receives a handle that the caller owns and must release
 /// with `longstraw_bounded_free`.

@@ -1,24 +1,22 @@
 //! `longstraw_rendezvous`: the mutable, shareable node set, in any placement
-//! mode. One family of functions serves every mode; only the constructors
-//! differ.
+//! mode. One family of functions serves every mode; the constructors, which
+//! take a `longstraw_options`, live in `options`.
 
 use longstraw::PackedKeys;
-use longstraw_set::{
-    Balance, ModeOptions, Options, Placement, Rendezvous, Secret, SkeletonOptions, SkeletonShape, TableOptions, Update,
-};
+use longstraw_set::{Rendezvous, Update};
 
 use crate::boundary::{boundary, in_slice, FfiResult, Out};
-use crate::held::{free, held, Held};
+use crate::held::{free, held};
 use crate::lengths::{id_arg, label_arg};
 use crate::result::longstraw_result::{self, *};
-use crate::snapshot::{into_handle, longstraw_mode, longstraw_snapshot, view};
+use crate::snapshot::{into_handle, longstraw_mode, longstraw_snapshot};
 
 /// The length of a keyed-v1 secret in bytes (SipHash-2-4's 128-bit key).
 pub const LONGSTRAW_SECRET_LEN: usize = 16;
 
 /// Lets longstraw choose a table's partition bits, or a skeleton's fan-out
-/// bits and levels, from the node count at creation
-/// (`longstraw_rendezvous_new_table`, `longstraw_rendezvous_new_skeleton`).
+/// bits and levels, from the node count at creation (`longstraw_options`'s
+/// `partition_bits`, `fanout_bits` and `levels`).
 pub const LONGSTRAW_AUTO: u8 = 255;
 
 /// The most partition bits a table may have (2^24 partitions).
@@ -27,7 +25,7 @@ pub const LONGSTRAW_MAX_PARTITION_BITS: u8 = 24;
 /// The most nodes a table stores per partition.
 pub const LONGSTRAW_MAX_REPLICAS: usize = 32;
 
-/// A `longstraw_rendezvous_new_table` flag: each partition's stored nodes are
+/// A `longstraw_options.table_flags` flag: each partition's stored nodes are
 /// at most one per failure domain, so `longstraw_snapshot_top_k_distinct` up
 /// to the table's replicas is the O(1) read (and `longstraw_snapshot_top_k`
 /// the O(n) one). Placement is the same either way.
@@ -36,8 +34,9 @@ pub const LONGSTRAW_TABLE_DISTINCT_DOMAINS: u32 = 1;
 /// A node set of any placement mode that any number of threads may use at
 /// once.
 ///
-/// Create it with `longstraw_rendezvous_new` (flat), `_new_table`,
-/// `_new_skeleton`, `_load_file` or `_load_bytes`; change its membership
+/// Create it with `longstraw_rendezvous_new` (empty, any mode, from a
+/// `longstraw_options`), `_new_from` (over a snapshot's membership),
+/// `_load_file` or `_load_bytes`; change its membership
 /// with `longstraw_rendezvous_add`, `_add_in_domain`, `_add_batch`,
 /// `_remove`, `_set_weight` and `_set_domain`; and look keys up on an
 /// immutable `longstraw_snapshot` taken with `longstraw_rendezvous_snapshot`,
@@ -55,223 +54,6 @@ pub struct longstraw_rendezvous {
 unsafe fn set<'a>(r: *const longstraw_rendezvous) -> FfiResult<&'a Rendezvous> {
     // SAFETY: forwarded contract.
     Ok(unsafe { &held(r)?.set })
-}
-
-/// The set-wide options from C: a seed of 0 is "no seed"; a NULL secret is
-/// "no secret" (then `secret_len` must be 0), any other pointer is a secret
-/// of `secret_len` bytes, checked by the set.
-///
-/// # Safety
-/// `secret` must be NULL or point to `secret_len` readable bytes.
-pub(crate) unsafe fn options(seed: u64, secret: *const u8, secret_len: usize, placement: u32) -> FfiResult<Options> {
-    let secret = if secret.is_null() {
-        if secret_len != 0 {
-            return Err(LONGSTRAW_NULL_ARGUMENT);
-        }
-        None
-    } else {
-        // SAFETY: readability of `secret_len` bytes is the caller's contract.
-        let bytes = unsafe { in_slice(secret, secret_len)? };
-        Some(Secret::from_bytes(bytes)?)
-    };
-    Ok(Options {
-        // 0 is "no seed" (the default): a seed with a secret is the set's error.
-        seed: (seed != 0).then_some(seed),
-        secret,
-        placement: Placement::from_number(placement)?,
-        ..Options::default()
-    })
-}
-
-/// Builds a set of `mode` over the membership of the snapshot `members` and
-/// hands it to `out`.
-///
-/// # Safety
-/// `members` must be NULL or a live snapshot; `out` NULL or writable.
-unsafe fn new_from(
-    members: *const longstraw_snapshot,
-    mode: impl FnOnce() -> FfiResult<ModeOptions>,
-    out: *mut *mut longstraw_rendezvous,
-) -> longstraw_result {
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let members = unsafe { view(members)? };
-        let out = Out::new(out)?;
-        let nodes = members.nodes().map(|n| (n.id(), n.weight(), n.domain()));
-        let set = Rendezvous::new(nodes, members.members().options(), mode()?)?;
-        // SAFETY: checked by Out::new; validity is the caller's contract.
-        unsafe { out.write(Held::into_raw(set, None)) };
-        Ok(())
-    })
-}
-
-/// Creates an empty flat node set: flat rendezvous hashing, where every node
-/// races for every key (`LONGSTRAW_MODE_FLAT`).
-///
-/// Hashing is chosen by `seed` and `secret`:
-/// - `secret` NULL (and `secret_len` 0): placement v1 under `seed`. The seed
-///   changes every placement (0 is a fine default; all users of one cluster
-///   must agree on it).
-/// - `secret` not NULL: keyed placement (keyed-v1): keys and node ids are
-///   hashed with SipHash-2-4 under the secret, so whoever chooses keys cannot
-///   steer them onto one node. Use it when keys come from users. The secret
-///   is `secret_len` bytes, exactly `LONGSTRAW_SECRET_LEN` (16) uniformly
-///   random ones, copied and never returned, logged or put in a message.
-///   A keyed set has no seed: `seed` must be 0.
-///
-/// `placement` is the placement version, normally
-/// `LONGSTRAW_PLACEMENT_VERSION` (1); pin it so that an upgrade of longstraw
-/// never moves keys. The kernel is chosen from the CPU, or from the
-/// `LONGSTRAW_BACKEND` environment variable (scalar, sse2, avx2, avx512, neon
-/// or auto) when it is set; it never changes placement. Tables and skeletons
-/// built from this set's snapshots inherit its seed or secret and placement.
-///
-/// On success `*out` receives a handle that the caller owns and must release
-/// with `longstraw_rendezvous_free`.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT` (out is NULL, or a NULL secret with a
-/// non-zero length), `LONGSTRAW_INVALID_SECRET`, `LONGSTRAW_CONFLICTING_OPTIONS`
-/// (a seed other than 0 with a secret), `LONGSTRAW_UNKNOWN_PLACEMENT`,
-/// `LONGSTRAW_BACKEND_UNAVAILABLE`. Thread-safe.
-///
-/// # Safety
-/// `secret` must be NULL or valid for reading `secret_len` bytes; `out` must
-/// be NULL or valid for writing one pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_new(
-    seed: u64,
-    secret: *const u8,
-    secret_len: usize,
-    placement: u32,
-    out: *mut *mut longstraw_rendezvous,
-) -> longstraw_result {
-    boundary(|| {
-        let out = Out::new(out)?;
-        // SAFETY: forwarded contract.
-        let options = unsafe { options(seed, secret, secret_len, placement)? };
-        let set = Rendezvous::new(
-            std::iter::empty::<(&[u8], f64, Option<&[u8]>)>(),
-            options,
-            ModeOptions::Flat,
-        )?;
-        // SAFETY: checked by Out::new; validity is this function's contract.
-        unsafe { out.write(Held::into_raw(set, None)) };
-        Ok(())
-    })
-}
-
-/// Creates a partition table (`LONGSTRAW_MODE_TABLE`, SPEC.md section 10)
-/// over the membership of `members`, a snapshot of any mode: its nodes in the
-/// same index order, their weights and domain labels, and its seed or secret,
-/// placement version and kernel. The table does not depend on `members`
-/// afterwards. To start empty, take the snapshot of an empty set made with
-/// `longstraw_rendezvous_new`.
-///
-/// Keys map to `2^partition_bits` partitions by the top bits of their key
-/// hash; each partition's nodes are ranked by HRW of the partition number,
-/// and lookups are a table read. Removing a node moves exactly its
-/// partitions; adding one moves only the partitions it wins.
-///
-/// - `partition_bits`: 0 to `LONGSTRAW_MAX_PARTITION_BITS`, or
-///   `LONGSTRAW_AUTO` for `clamp(ceil(log2(n)) + 6, 10, 20)` with n the node
-///   count now (pass it explicitly for a fleet that starts small and grows).
-/// - `replicas`: nodes stored per partition (1 to `LONGSTRAW_MAX_REPLICAS`;
-///   `top_k` up to this many is a table read, longer lists rank the
-///   partition over every node).
-/// - `flags`: 0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`.
-/// - `balance`: 0.0 for a plain table; 1.0 to 4.0 (held to millionths) for a
-///   balanced one (SPEC.md section 17): at each replica rank no node holds
-///   more than `ceil(balance * P * w_i / W)` partitions. Lookups on a
-///   balanced table read the stored ranks only (`longstraw_snapshot_top_k`
-///   and `_rank` return at most `replicas` nodes), and every change places
-///   every partition again.
-///
-/// Building ranks every partition over every node (P * n pair scores, on all
-/// cores); a table is meant for up to about 10^4 nodes.
-///
-/// On success `*out` receives a handle that the caller owns and must release
-/// with `longstraw_rendezvous_free`.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (bits,
-/// replicas or balance out of range, NaN included, or unknown flags),
-/// `LONGSTRAW_CONFLICTING_OPTIONS` (a balance with
-/// `LONGSTRAW_TABLE_DISTINCT_DOMAINS`; `longstraw_last_error_message` says
-/// so), `LONGSTRAW_OUT_OF_MEMORY`. Thread-safe.
-///
-/// # Safety
-/// `members` must be NULL or a live snapshot; `out` must be NULL or valid
-/// for writing one pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_new_table(
-    members: *const longstraw_snapshot,
-    partition_bits: u8,
-    replicas: usize,
-    flags: u32,
-    balance: f64,
-    out: *mut *mut longstraw_rendezvous,
-) -> longstraw_result {
-    let mode = || {
-        if flags & !LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0 {
-            return Err(LONGSTRAW_INVALID_PARAMETER);
-        }
-        Ok(ModeOptions::Table(TableOptions {
-            partition_bits: (partition_bits != LONGSTRAW_AUTO).then_some(partition_bits),
-            replicas,
-            distinct_domains: flags & LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0,
-            // Exactly 0.0 is "no balance"; anything else (NaN included) is checked by the set.
-            balance: if balance == 0.0 {
-                None
-            } else {
-                Some(Balance::new(balance)?)
-            },
-        }))
-    };
-    // SAFETY: forwarded contract.
-    unsafe { new_from(members, mode, out) }
-}
-
-/// Creates a skeleton (`LONGSTRAW_MODE_SKELETON`, SPEC.md section 11) over
-/// the membership of `members`, as `longstraw_rendezvous_new_table` does.
-///
-/// Nodes sit at the leaves of a virtual tree (a pure function of the node
-/// ids, weights and seed) with `2^fanout_bits` children per group and
-/// `levels` levels of groups; a lookup races the children level by level,
-/// weighted by subtree weight, in O(fan-out * levels + leaf size). Its
-/// placement differs from flat HRW's unless `levels` is 0; each change
-/// rebuilds the tree.
-///
-/// `fanout_bits` (1 to 6; 0 to 6 and ignored when `levels` is 0) and
-/// `levels` (0 to 5) fix the tree's shape; pass `LONGSTRAW_AUTO` for both to
-/// pick the shallowest tree whose leaf groups average at most 64 nodes for
-/// the node count now (flat up to 256 nodes). Deeper trees look up faster
-/// and move more keys on a change (BENCHMARKS.md).
-///
-/// On success `*out` receives a handle that the caller owns and must release
-/// with `longstraw_rendezvous_free`.
-///
-/// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_INVALID_PARAMETER` (a shape
-/// out of range, or `LONGSTRAW_AUTO` for only one of the two). Thread-safe.
-///
-/// # Safety
-/// `members` must be NULL or a live snapshot; `out` must be NULL or valid
-/// for writing one pointer.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_rendezvous_new_skeleton(
-    members: *const longstraw_snapshot,
-    fanout_bits: u8,
-    levels: u8,
-    out: *mut *mut longstraw_rendezvous,
-) -> longstraw_result {
-    let mode = || {
-        let shape = match (fanout_bits == LONGSTRAW_AUTO, levels == LONGSTRAW_AUTO) {
-            (true, true) => None,
-            (false, false) => Some(SkeletonShape::new(fanout_bits, levels)?),
-            _ => return Err(LONGSTRAW_INVALID_PARAMETER),
-        };
-        Ok(ModeOptions::Skeleton(SkeletonOptions { shape }))
-    };
-    // SAFETY: forwarded contract.
-    unsafe { new_from(members, mode, out) }
 }
 
 /// Releases a node set. `NULL` is ignored.
@@ -374,7 +156,7 @@ pub unsafe extern "C" fn longstraw_rendezvous_add_in_domain(
 /// `(NULL, 0)` for no labels.
 ///
 /// A table inserts each node into its rows incrementally: for a large initial
-/// membership, `longstraw_rendezvous_new_table` over a flat set's snapshot
+/// membership, `longstraw_rendezvous_new_from` over a flat set's snapshot
 /// (one parallel build) is much faster. A skeleton rebuilds its tree once.
 ///
 /// Errors: those of `longstraw_rendezvous_add_in_domain`, plus

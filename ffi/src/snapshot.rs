@@ -16,11 +16,11 @@ use crate::result::longstraw_result::{self, *};
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum longstraw_mode {
-    /// Flat rendezvous hashing, placement v1 (`longstraw_rendezvous_new`).
+    /// Flat rendezvous hashing, placement v1 (the default `longstraw_options.mode`).
     LONGSTRAW_MODE_FLAT = 0,
-    /// A partition table (`longstraw_rendezvous_new_table`, SPEC.md section 10).
+    /// A partition table (SPEC.md section 10).
     LONGSTRAW_MODE_TABLE = 1,
-    /// Skeleton (hierarchical) rendezvous hashing (`longstraw_rendezvous_new_skeleton`, SPEC.md section 11).
+    /// Skeleton (hierarchical) rendezvous hashing (SPEC.md section 11).
     LONGSTRAW_MODE_SKELETON = 2,
 }
 
@@ -579,7 +579,7 @@ pub unsafe extern "C" fn longstraw_snapshot_partition(
 /// `2^partition_bits` partitions, after `LONGSTRAW_AUTO` was resolved),
 /// `*replicas`, `*flags` (0 or `LONGSTRAW_TABLE_DISTINCT_DOMAINS`) and
 /// `*balance` (millionths as a double, e.g. 1.05; 0.0 for a plain table), as
-/// given to `longstraw_rendezvous_new_table` or named by the membership file.
+/// given in `longstraw_options` or named by the membership file.
 /// A table's shape never changes, so any snapshot of a set tells it.
 ///
 /// Errors: `LONGSTRAW_NULL_ARGUMENT`, `LONGSTRAW_WRONG_MODE` (not a table;

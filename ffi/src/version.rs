@@ -38,7 +38,7 @@ pub extern "C" fn longstraw_version_string() -> *const c_char {
 }
 
 /// The newest placement version this library knows (1 in every 0.x and 1.x
-/// release). Pass the version you depend on to `longstraw_rendezvous_new`
+/// release). Pass the version you depend on in `longstraw_options.placement`
 /// rather than this value, so that an upgrade never moves keys.
 #[unsafe(no_mangle)]
 pub extern "C" fn longstraw_placement_version() -> u32 {

@@ -35,6 +35,51 @@ static int check_count = 0;
 
 #define CHECK_OK(call) CHECK_RC(LONGSTRAW_OK, call)
 
+/* Options for the tests' sets: the defaults, with `seed` given when it is
+ * not 0 and the secret (NULL for none) as is. */
+static inline longstraw_options test_options(uint64_t seed, const uint8_t *secret, size_t secret_len,
+                                             uint32_t placement) {
+  longstraw_options o;
+  longstraw_options_init(&o, sizeof o);
+  o.has_seed = seed != 0;
+  o.seed = seed;
+  o.secret = secret;
+  o.secret_len = secret_len;
+  o.placement = placement;
+  return o;
+}
+
+/* An empty flat set, through longstraw_rendezvous_new. */
+static inline longstraw_result new_flat(uint64_t seed, const uint8_t *secret, size_t secret_len, uint32_t placement,
+                                        longstraw_rendezvous **out) {
+  longstraw_options o = test_options(seed, secret, secret_len, placement);
+  return longstraw_rendezvous_new(&o, out);
+}
+
+/* A table over the membership of `members`, through longstraw_rendezvous_new_from. */
+static inline longstraw_result new_table(const longstraw_snapshot *members, uint8_t partition_bits, size_t replicas,
+                                         uint32_t flags, double balance, longstraw_rendezvous **out) {
+  longstraw_options o;
+  longstraw_options_init(&o, sizeof o);
+  o.mode = LONGSTRAW_MODE_TABLE;
+  o.partition_bits = partition_bits;
+  o.replicas = replicas;
+  o.table_flags = flags;
+  o.balance = balance;
+  return longstraw_rendezvous_new_from(members, &o, out);
+}
+
+/* A skeleton over the membership of `members`, through longstraw_rendezvous_new_from. */
+static inline longstraw_result new_skeleton(const longstraw_snapshot *members, uint8_t fanout_bits, uint8_t levels,
+                                            longstraw_rendezvous **out) {
+  longstraw_options o;
+  longstraw_options_init(&o, sizeof o);
+  o.mode = LONGSTRAW_MODE_SKELETON;
+  o.fanout_bits = fanout_bits;
+  o.levels = levels;
+  return longstraw_rendezvous_new_from(members, &o, out);
+}
+
 /* A set's table shape, read from a snapshot of it (LONGSTRAW_WRONG_MODE for
  * another mode). */
 static inline longstraw_result set_table_shape(const longstraw_rendezvous *r, uint8_t *bits, size_t *replicas,

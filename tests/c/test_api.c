@@ -27,7 +27,7 @@ static const uint8_t collide_b[16] = {0x76, 0x64, 0xc1, 0x41, 0xea, 0x2e, 0x95, 
 
 static longstraw_rendezvous *new_set(uint64_t seed) {
   longstraw_rendezvous *r = NULL;
-  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK(r != NULL);
   return r;
 }
@@ -85,7 +85,7 @@ static void test_null_arguments(void) {
   uint64_t u = 77;
   uint32_t p = 77;
 
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, 0, 1, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_flat(0, NULL, 0, 1, NULL));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add(NULL, S("a"), 1.0));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_add(r, NULL, 3, 1.0));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_remove(NULL, S("a")));
@@ -230,8 +230,8 @@ static void test_placement_versions(void) {
   longstraw_rendezvous *r = (longstraw_rendezvous *)&r; /* must stay untouched */
   uint32_t p = 0;
   const longstraw_snapshot *s;
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, NULL, 0, 0, &r));
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, NULL, 0, 2, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, new_flat(0, NULL, 0, 0, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, new_flat(0, NULL, 0, 2, &r));
   CHECK(r == (longstraw_rendezvous *)&r);
   r = new_set(42);
   s = snap(r);
@@ -488,15 +488,15 @@ static void test_table_api(void) {
   longstraw_mode mode = LONGSTRAW_MODE_FLAT;
 
   /* Bad shapes and flags are LONGSTRAW_INVALID_PARAMETER; nothing written. */
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, LONGSTRAW_MAX_PARTITION_BITS + 1, 1, 0, 0.0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, 0, 0, 0.0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, LONGSTRAW_MAX_REPLICAS + 1, 0, 0.0, &t));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, 8, 1, 2, 0.0, &t));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(NULL, 8, 1, 0, 0.0, &t));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(members, 8, 1, 0, 0.0, NULL));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, LONGSTRAW_MAX_PARTITION_BITS + 1, 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, 8, 0, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, 8, LONGSTRAW_MAX_REPLICAS + 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, 8, 1, 2, 0.0, &t));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_table(NULL, 8, 1, 0, 0.0, &t));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_table(members, 8, 1, 0, 0.0, NULL));
   CHECK(t == (longstraw_rendezvous *)0x1);
   /* LONGSTRAW_AUTO resolves from the node count (at least 2^10 partitions). */
-  CHECK_OK(longstraw_rendezvous_new_table(members, LONGSTRAW_AUTO, 2, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
+  CHECK_OK(new_table(members, LONGSTRAW_AUTO, 2, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
   CHECK_OK(set_table_shape(t, &bits, &replicas, &flags, &balance));
   CHECK(bits == 11 && replicas == 2 && flags == LONGSTRAW_TABLE_DISTINCT_DOMAINS && balance == 0.0);
   CHECK_OK(longstraw_rendezvous_mode(t, &mode));
@@ -513,7 +513,7 @@ static void test_table_api(void) {
   CHECK(bits == 99);
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_table_shape(t, &bits, NULL, &flags, &balance));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_table_shape(NULL, &bits, &replicas, &flags, &balance));
-  CHECK_OK(longstraw_rendezvous_new_table(members, 0, 1, 0, 0.0, &t2));
+  CHECK_OK(new_table(members, 0, 1, 0, 0.0, &t2));
   CHECK_OK(set_table_shape(t2, &bits, &replicas, &flags, &balance));
   CHECK(bits == 0 && replicas == 1 && flags == 0);
   longstraw_rendezvous_free(t2);
@@ -596,7 +596,7 @@ static void test_table_moves(void) {
   longstraw_rendezvous *t = NULL;
   size_t i, moved = 0;
 
-  CHECK_OK(longstraw_rendezvous_new_table(members, 12, 2, 0, 0.0, &t));
+  CHECK_OK(new_table(members, 12, 2, 0, 0.0, &t));
   CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   owners_of(s, KEYS, before);
   longstraw_snapshot_free(s);
@@ -633,16 +633,16 @@ static void test_skeleton_api(void) {
   size_t len = 0, i, same = 0;
   char key[32];
 
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 7, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 0, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 2, 6, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, LONGSTRAW_AUTO, 1, &sk));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_skeleton(members, 4, LONGSTRAW_AUTO, &sk));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_skeleton(NULL, 4, 1, &sk));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_skeleton(members, 4, 1, NULL));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_skeleton(members, 7, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_skeleton(members, 0, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_skeleton(members, 2, 6, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_skeleton(members, LONGSTRAW_AUTO, 1, &sk));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_skeleton(members, 4, LONGSTRAW_AUTO, &sk));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_skeleton(NULL, 4, 1, &sk));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_skeleton(members, 4, 1, NULL));
   CHECK(sk == (longstraw_rendezvous *)0x1);
   /* 300 nodes: the default is one level of fan-out 64. */
-  CHECK_OK(longstraw_rendezvous_new_skeleton(members, LONGSTRAW_AUTO, LONGSTRAW_AUTO, &sk));
+  CHECK_OK(new_skeleton(members, LONGSTRAW_AUTO, LONGSTRAW_AUTO, &sk));
   CHECK_OK(set_skeleton_shape(sk, &fanout_bits, &levels));
   CHECK(fanout_bits == 6 && levels == 1);
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, set_skeleton_shape(sk, NULL, &levels));
@@ -655,7 +655,7 @@ static void test_skeleton_api(void) {
   CHECK_OK(longstraw_rendezvous_len(sk, &len));
   CHECK(len == 300);
   /* Levels 0 is flat placement v1: the same owners as the rendezvous. */
-  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 3, 0, &flat_sk));
+  CHECK_OK(new_skeleton(members, 3, 0, &flat_sk));
   CHECK_OK(set_skeleton_shape(flat_sk, &fanout_bits, &levels));
   CHECK(fanout_bits == 0 && levels == 0);
   CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
@@ -696,8 +696,8 @@ static void test_modes_share_snapshot_calls(void) {
   double weight = 0;
   int m;
 
-  CHECK_OK(longstraw_rendezvous_new_table(members, 6, 2, 0, 0.0, &t));
-  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 1, 2, &sk));
+  CHECK_OK(new_table(members, 6, 2, 0, 0.0, &t));
+  CHECK_OK(new_skeleton(members, 1, 2, &sk));
   CHECK_OK(longstraw_rendezvous_set_weight(t, S("n2"), 3.0));
   CHECK_OK(longstraw_rendezvous_snapshot(t, &snaps[0]));
   CHECK_OK(longstraw_rendezvous_snapshot(sk, &snaps[1]));
@@ -739,7 +739,7 @@ static void test_modes_share_snapshot_calls(void) {
 
 static int backend_env_child(void) {
   longstraw_rendezvous *r = NULL;
-  longstraw_result rc = longstraw_rendezvous_new(0, NULL, 0, 1, &r);
+  longstraw_result rc = new_flat(0, NULL, 0, 1, &r);
   if (rc != LONGSTRAW_BACKEND_UNAVAILABLE || r != NULL) {
     fprintf(stderr, "LONGSTRAW_BACKEND=%s: got %d (%s)\n", getenv("LONGSTRAW_BACKEND"), (int)rc,
             longstraw_result_str((int)rc));

@@ -63,7 +63,7 @@ static void owner_while_room_and_caps(void) {
   longstraw_lease *held[400];
   char id[16], key[32];
   int i;
-  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < NODES; i++) {
     int n = snprintf(id, sizeof id, "node-%d", i);
     CHECK_OK(longstraw_rendezvous_add(r, bytes(id), (size_t)n, 1.0));

@@ -49,7 +49,7 @@ static const longstraw_snapshot *build(const cJSON *c, longstraw_rendezvous **r,
   const cJSON *n;
   const longstraw_snapshot *s = NULL;
   uint64_t seed = (uint64_t)strtoull(cJSON_GetObjectItemCaseSensitive(c, "seed")->valuestring, NULL, 10);
-  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, 1, r));
+  CHECK_OK(new_flat(seed, NULL, 0, 1, r));
   cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(c, "nodes")) {
     size_t len;
     uint8_t *id = entry_bytes(n, "id", &len);
@@ -59,7 +59,7 @@ static const longstraw_snapshot *build(const cJSON *c, longstraw_rendezvous **r,
   }
   CHECK_OK(longstraw_rendezvous_snapshot(*r, members));
   if (strcmp(cJSON_GetObjectItemCaseSensitive(c, "mode")->valuestring, "skeleton") != 0) return *members;
-  CHECK_OK(longstraw_rendezvous_new_skeleton(*members, (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "fanout_bits")->valuedouble,
+  CHECK_OK(new_skeleton(*members, (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "fanout_bits")->valuedouble,
                                   (uint8_t)cJSON_GetObjectItemCaseSensitive(c, "levels")->valuedouble, sk));
   CHECK_OK(longstraw_rendezvous_snapshot(*sk, &s));
   return s;

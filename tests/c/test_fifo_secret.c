@@ -38,7 +38,7 @@ static longstraw_rendezvous *in_code(void) {
   longstraw_rendezvous *r = NULL;
   const char *ids[] = {"a", "b", "c", "d", "e"};
   size_t i;
-  CHECK_OK(longstraw_rendezvous_new(0, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < 5; i++) CHECK_OK(longstraw_rendezvous_add(r, (const uint8_t *)ids[i], 1, 1.0));
   return r;
 }

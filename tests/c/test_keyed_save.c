@@ -119,7 +119,7 @@ static int same_rankings(const longstraw_snapshot *a, const longstraw_snapshot *
 static longstraw_rendezvous *keyed_in_code(void) {
   longstraw_rendezvous *r = NULL;
   size_t i;
-  CHECK_OK(longstraw_rendezvous_new(0, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < 4; i++) CHECK_OK(longstraw_rendezvous_add(r, (const uint8_t *)NODES[i], 1, 1.0));
   return r;
 }
@@ -224,7 +224,7 @@ static void test_sets_built_in_code(void) {
   longstraw_snapshot_free(s1);
   longstraw_snapshot_free(s2);
 
-  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &plain));
+  CHECK_OK(new_flat(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &plain));
   CHECK_OK(longstraw_rendezvous_add(plain, (const uint8_t *)"a", 1, 1.0));
   CHECK_RC(LONGSTRAW_BAD_FILE, longstraw_rendezvous_save_file(plain, in_scratch("plain.toml"), NULL, "X"));
   CHECK(strstr(longstraw_last_error_message(), "not keyed") != NULL);
@@ -246,7 +246,7 @@ static void test_secrets_never_shown(void) {
   memcpy(long_secret, SECRET, 16);
   memcpy(long_secret + 16, SECRET, 16);
   for (n = 1; n <= 32; n += (n == 1 ? 14 : n == 15 ? 2 : 15)) {
-    CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, long_secret, n, LONGSTRAW_PLACEMENT_VERSION, &r));
+    CHECK_RC(LONGSTRAW_INVALID_SECRET, new_flat(0, long_secret, n, LONGSTRAW_PLACEMENT_VERSION, &r));
     CHECK(!leaks(longstraw_last_error_message()));
     CHECK(!leaks(longstraw_result_str(LONGSTRAW_INVALID_SECRET)));
     CHECK_RC(LONGSTRAW_INVALID_SECRET,
@@ -256,10 +256,10 @@ static void test_secrets_never_shown(void) {
   /* A NULL secret with a length is refused, not taken as "no secret"; a seed
    * with a secret is refused with the set's words. */
   r = NULL;
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, 16, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_flat(0, NULL, 16, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_bounded_new(0, NULL, 16, LONGSTRAW_PLACEMENT_VERSION, 1.25, &b));
   CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
-           longstraw_rendezvous_new(7, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
+           new_flat(7, SECRET, sizeof SECRET, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK(strstr(longstraw_last_error_message(), "seed") != NULL);
   CHECK(!leaks(longstraw_last_error_message()));
   CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
@@ -291,22 +291,22 @@ static void test_balanced_with_distinct_domains(void) {
   const longstraw_snapshot *s;
   const char *tail;
 
-  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_OK(longstraw_rendezvous_add_in_domain(r, (const uint8_t *)"a", 1, 1.0, (const uint8_t *)"r1", 2));
   CHECK_OK(longstraw_rendezvous_add_in_domain(r, (const uint8_t *)"b", 1, 1.0, (const uint8_t *)"r2", 2));
   s = snap_of_rendezvous(r);
   CHECK_RC(LONGSTRAW_CONFLICTING_OPTIONS,
-           longstraw_rendezvous_new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 1.5, &t));
+           new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 1.5, &t));
   CHECK(strcmp(longstraw_last_error_message(), BALANCED_DISTINCT) == 0);
   CHECK(t == NULL);
   /* Each alone works; a failure that says no more than its code leaves no stale message. */
-  CHECK_OK(longstraw_rendezvous_new_table(s, 4, 1, 0, 1.5, &t));
+  CHECK_OK(new_table(s, 4, 1, 0, 1.5, &t));
   longstraw_rendezvous_free(t);
   t = NULL;
-  CHECK_OK(longstraw_rendezvous_new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
+  CHECK_OK(new_table(s, 4, 1, LONGSTRAW_TABLE_DISTINCT_DOMAINS, 0.0, &t));
   longstraw_rendezvous_free(t);
   t = NULL;
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new_table(s, 4, 1, 0, 1.5, NULL));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_table(s, 4, 1, 0, 1.5, NULL));
   CHECK(strcmp(longstraw_last_error_message(), "") == 0);
   longstraw_snapshot_free(s);
 

@@ -131,14 +131,14 @@ int main(int argc, char **argv) {
   char id[32];
   int i;
   if (argc > 1) rounds = atoi(argv[1]);
-  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   for (i = 0; i < BASE_NODES; i++) {
     node_name(id, sizeof id, "node", i);
     CHECK_OK(longstraw_rendezvous_add(r, (const uint8_t *)id, strlen(id), 1.0));
   }
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_rendezvous_new_table(members, 8, 3, 0, 0.0, &t));
-  CHECK_OK(longstraw_rendezvous_new_skeleton(members, 1, 2, &sk));
+  CHECK_OK(new_table(members, 8, 3, 0, 0.0, &t));
+  CHECK_OK(new_skeleton(members, 1, 2, &sk));
   longstraw_snapshot_free(members);
   race("flat", r);
   race("table", t);

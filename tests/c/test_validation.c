@@ -64,7 +64,7 @@ static int item_int(const cJSON *c, const char *name) {
 /* A set holding node "a", and its snapshot. */
 static longstraw_rendezvous *one_node(const longstraw_snapshot **snap) {
   longstraw_rendezvous *r = NULL;
-  if (longstraw_rendezvous_new(0, NULL, 0, 1, &r) != LONGSTRAW_OK ||
+  if (new_flat(0, NULL, 0, 1, &r) != LONGSTRAW_OK ||
       longstraw_rendezvous_add(r, (const uint8_t *)"a", 1, 1.0) != LONGSTRAW_OK ||
       (snap && longstraw_rendezvous_snapshot(r, snap) != LONGSTRAW_OK)) {
     fprintf(stderr, "validation: cannot build a one-node set\n");
@@ -81,7 +81,7 @@ static longstraw_result run(const char *op, const cJSON *c) {
   size_t len;
   if (strcmp(op, "ids") == 0) {
     const cJSON *id;
-    longstraw_rendezvous_new(0, NULL, 0, 1, &r);
+    new_flat(0, NULL, 0, 1, &r);
     cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(c, "ids")) {
       bytes = bytes_of(id, &len);
       if (rc == LONGSTRAW_OK) rc = longstraw_rendezvous_add(r, bytes, len, 1.0);
@@ -93,27 +93,27 @@ static longstraw_result run(const char *op, const cJSON *c) {
     rc = longstraw_rendezvous_remove(r, bytes, len);
     free(bytes);
   } else if (strcmp(op, "weight") == 0) {
-    longstraw_rendezvous_new(0, NULL, 0, 1, &r);
+    new_flat(0, NULL, 0, 1, &r);
     rc = longstraw_rendezvous_add(r, (const uint8_t *)"a", 1, weight_of(cJSON_GetObjectItemCaseSensitive(c, "weight")));
   } else if (strcmp(op, "replicas") == 0) {
     longstraw_rendezvous *t = NULL;
     r = one_node(&snap);
-    rc = longstraw_rendezvous_new_table(snap, 4, (size_t)item_int(c, "replicas"), 0, 0.0, &t);
+    rc = new_table(snap, 4, (size_t)item_int(c, "replicas"), 0, 0.0, &t);
     longstraw_rendezvous_free(t);
   } else if (strcmp(op, "shape") == 0) {
     longstraw_rendezvous *sk = NULL;
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(c, "shape");
     r = one_node(&snap);
-    rc = longstraw_rendezvous_new_skeleton(snap, (uint8_t)cJSON_GetArrayItem(shape, 0)->valuedouble,
+    rc = new_skeleton(snap, (uint8_t)cJSON_GetArrayItem(shape, 0)->valuedouble,
                                 (uint8_t)cJSON_GetArrayItem(shape, 1)->valuedouble, &sk);
     longstraw_rendezvous_free(sk);
   } else if (strcmp(op, "domain") == 0) {
-    longstraw_rendezvous_new(0, NULL, 0, 1, &r);
+    new_flat(0, NULL, 0, 1, &r);
     bytes = bytes_of(cJSON_GetObjectItemCaseSensitive(c, "label"), &len);
     rc = longstraw_rendezvous_add_in_domain(r, (const uint8_t *)"a", 1, 1.0, bytes, len);
     free(bytes);
   } else if (strcmp(op, "placement") == 0) {
-    rc = longstraw_rendezvous_new(0, NULL, 0, (uint32_t)item_int(c, "placement"), &r);
+    rc = new_flat(0, NULL, 0, (uint32_t)item_int(c, "placement"), &r);
   } else if (strcmp(op, "offsets") == 0) {
     const cJSON *offsets = cJSON_GetObjectItemCaseSensitive(c, "offsets"), *o;
     const char *key_bytes = cJSON_GetObjectItemCaseSensitive(c, "bytes")->valuestring;

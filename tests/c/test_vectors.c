@@ -9,7 +9,7 @@
  *   skeleton-v1.json   the same through a skeleton-mode set, built at once and
  *                      node by node (the tree depends on the membership only)
  *   domains-v1.json    longstraw_snapshot_top_k_distinct in each case's mode
- *   table-balanced-v1.json  longstraw_rendezvous_new_table with a balance: each key's list is
+ *   table-balanced-v1.json  a table (longstraw_rendezvous_new_from) with a balance: each key's list is
  *                      its partition's stored row, and nothing past it
  * Each file names its kind in its "placement" field.
  *
@@ -181,7 +181,7 @@ static void nodes_free(struct nodes *ns) {
 static const longstraw_snapshot *empty_members(uint64_t seed) {
   longstraw_rendezvous *r = NULL;
   const longstraw_snapshot *s = NULL;
-  CHECK_OK(longstraw_rendezvous_new(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_OK(longstraw_rendezvous_snapshot(r, &s));
   longstraw_rendezvous_free(r);
   return s;
@@ -191,7 +191,7 @@ static const longstraw_snapshot *empty_members(uint64_t seed) {
 static longstraw_rendezvous *flat_set(const struct nodes *ns, int labelled) {
   longstraw_rendezvous *r = NULL;
   size_t n = ns->ids.count;
-  CHECK_OK(longstraw_rendezvous_new(ns->seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(ns->seed, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
   if (labelled)
     CHECK_OK(longstraw_rendezvous_add_batch(r, ns->ids.bytes, ns->ids.bytes_len, ns->ids.offsets, n + 1,
                                                         ns->weights, n, ns->domains.bytes, ns->domains.bytes_len,
@@ -211,7 +211,7 @@ static void run_flat_case(const cJSON *c, size_t *keys_checked) {
   const longstraw_snapshot *s = NULL, *s2 = NULL;
   int failures_before = check_failures;
 
-  CHECK_OK(longstraw_rendezvous_new(ns.seed, NULL, 0, 1, &one_by_one));
+  CHECK_OK(new_flat(ns.seed, NULL, 0, 1, &one_by_one));
   for (i = 0; i < ns.ids.count; i++) {
     size_t id_len;
     const uint8_t *id = packed_item(&ns.ids, i, &id_len);
@@ -246,10 +246,10 @@ static void run_table_case(const cJSON *c, size_t *keys_checked) {
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_rendezvous_new_table(members, bits, depth, 0, 0.0, &whole));
+  CHECK_OK(new_table(members, bits, depth, 0, 0.0, &whole));
   CHECK_OK(set_table_shape(whole, &got_bits, &replicas, &flags, &balance));
   CHECK(got_bits == bits && replicas == depth && flags == 0 && balance == 0.0);
-  CHECK_OK(longstraw_rendezvous_new_table(empty, bits, 1, 0, 0.0, &grown));
+  CHECK_OK(new_table(empty, bits, 1, 0, 0.0, &grown));
   CHECK_OK(longstraw_rendezvous_add_batch(grown, ns.ids.bytes, ns.ids.bytes_len, ns.ids.offsets, n + 1, ns.weights, n, NULL, 0, NULL, 0));
   CHECK_OK(longstraw_rendezvous_snapshot(whole, &s));
   CHECK_OK(longstraw_rendezvous_snapshot(grown, &s2));
@@ -296,10 +296,10 @@ static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_OK(longstraw_rendezvous_new_skeleton(members, fanout_bits, levels, &whole));
+  CHECK_OK(new_skeleton(members, fanout_bits, levels, &whole));
   CHECK_OK(set_skeleton_shape(whole, &got_fanout_bits, &got_levels));
   CHECK(got_levels == levels && (levels == 0 ? got_fanout_bits == 0 : got_fanout_bits == fanout_bits));
-  CHECK_OK(longstraw_rendezvous_new_skeleton(empty, fanout_bits, levels, &grown));
+  CHECK_OK(new_skeleton(empty, fanout_bits, levels, &grown));
   for (i = ns.ids.count; i-- > 0;) {
     size_t id_len;
     const uint8_t *id = packed_item(&ns.ids, i, &id_len);
@@ -323,7 +323,7 @@ static void run_skeleton_case(const cJSON *c, size_t *keys_checked) {
       CHECK(rc1 == rc2);
       if (rc1 == LONGSTRAW_OK) CHECK(idx == (uint32_t)(ns.ids.count - 1 - want));
     }
-    CHECK_OK(longstraw_rendezvous_new_skeleton(members, fanout_bits, levels, &again));
+    CHECK_OK(new_skeleton(members, fanout_bits, levels, &again));
     CHECK_OK(longstraw_rendezvous_snapshot(again, &again_snap));
     CHECK_OK(longstraw_snapshot_mode(again_snap, &mode));
     CHECK(mode == LONGSTRAW_MODE_SKELETON);
@@ -394,7 +394,7 @@ static void run_domains_case(const cJSON *c, size_t *keys_checked) {
     for (flags = 0; flags <= LONGSTRAW_TABLE_DISTINCT_DOMAINS; flags++) {
       longstraw_rendezvous *t = NULL;
       const longstraw_snapshot *s = NULL;
-      CHECK_OK(longstraw_rendezvous_new_table(members, bits, k, flags, 0.0, &t));
+      CHECK_OK(new_table(members, bits, k, flags, 0.0, &t));
       CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
       check_distinct(s, c, &ks, k, keys_checked);
       longstraw_snapshot_free(s);
@@ -403,7 +403,7 @@ static void run_domains_case(const cJSON *c, size_t *keys_checked) {
   } else if (strcmp(mode, "skeleton") == 0) {
     longstraw_rendezvous *sk = NULL;
     const longstraw_snapshot *s = NULL;
-    CHECK_OK(longstraw_rendezvous_new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+    CHECK_OK(new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
                                     (uint8_t)field(c, "levels")->valuedouble, &sk));
     CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
     check_distinct(s, c, &ks, k, keys_checked);
@@ -437,10 +437,10 @@ static void run_balanced_case(const cJSON *c, size_t *keys_checked) {
   int failures_before = check_failures;
 
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, bits, replicas, 0, 0.5, &bad));
-  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, longstraw_rendezvous_new_table(members, bits, replicas, 0, 0.0 / 0.0, &bad));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, bits, replicas, 0, 0.5, &bad));
+  CHECK_RC(LONGSTRAW_INVALID_PARAMETER, new_table(members, bits, replicas, 0, 0.0 / 0.0, &bad));
   CHECK(bad == NULL);
-  CHECK_OK(longstraw_rendezvous_new_table(members, bits, replicas, 0, balance, &t));
+  CHECK_OK(new_table(members, bits, replicas, 0, balance, &t));
   {
     uint8_t got_bits = 99;
     size_t got_replicas = 0;
@@ -505,15 +505,15 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
   CHECK(strlen(field(c, "secret_hex")->valuestring) == 2 * LONGSTRAW_SECRET_LEN);
   append_hex(field(c, "secret_hex")->valuestring, secret, &secret_len);
   cJSON_ArrayForEach(node, list) weights[i++] = weight_from_bits(field(node, "weight_bits")->valuestring);
-  CHECK_OK(longstraw_rendezvous_new(0, secret, secret_len, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(new_flat(0, secret, secret_len, LONGSTRAW_PLACEMENT_VERSION, &r));
   CHECK_OK(longstraw_rendezvous_add_batch(r, ids.bytes, ids.bytes_len, ids.offsets, n + 1, weights, n,
                                                       domains.bytes, domains.bytes_len, domains.offsets, n + 1));
   CHECK_OK(longstraw_rendezvous_snapshot(r, &members));
   if (strcmp(mode, "table") == 0) {
-    CHECK_OK(longstraw_rendezvous_new_table(members, (uint8_t)field(c, "bits")->valuedouble, depth, 0, 0.0, &t));
+    CHECK_OK(new_table(members, (uint8_t)field(c, "bits")->valuedouble, depth, 0, 0.0, &t));
     CHECK_OK(longstraw_rendezvous_snapshot(t, &s));
   } else if (strcmp(mode, "skeleton") == 0) {
-    CHECK_OK(longstraw_rendezvous_new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
+    CHECK_OK(new_skeleton(members, (uint8_t)field(c, "fanout_bits")->valuedouble,
                                     (uint8_t)field(c, "levels")->valuedouble, &sk));
     CHECK_OK(longstraw_rendezvous_snapshot(sk, &s));
   } else {
@@ -543,10 +543,10 @@ static void run_keyed_case(const cJSON *c, size_t *keys_checked) {
 static void check_keyed_arguments(void) {
   uint8_t secret[LONGSTRAW_SECRET_LEN + 1] = {0};
   longstraw_rendezvous *r = NULL;
-  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN - 1, 1, &r));
-  CHECK_RC(LONGSTRAW_INVALID_SECRET, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN + 1, 1, &r));
-  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, longstraw_rendezvous_new(0, NULL, LONGSTRAW_SECRET_LEN, 1, &r));
-  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, longstraw_rendezvous_new(0, secret, LONGSTRAW_SECRET_LEN, 99, &r));
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, new_flat(0, secret, LONGSTRAW_SECRET_LEN - 1, 1, &r));
+  CHECK_RC(LONGSTRAW_INVALID_SECRET, new_flat(0, secret, LONGSTRAW_SECRET_LEN + 1, 1, &r));
+  CHECK_RC(LONGSTRAW_NULL_ARGUMENT, new_flat(0, NULL, LONGSTRAW_SECRET_LEN, 1, &r));
+  CHECK_RC(LONGSTRAW_UNKNOWN_PLACEMENT, new_flat(0, secret, LONGSTRAW_SECRET_LEN, 99, &r));
   CHECK(r == NULL);
 }
 

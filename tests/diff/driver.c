@@ -60,7 +60,11 @@ int main(int argc, char **argv) {
         if (strcmp(tag, "S") == 0) {
             strcpy(set_no, strtok(NULL, " \n"));
             unsigned long long seed = strtoull(strtok(NULL, " \n"), NULL, 10);
-            if (longstraw_rendezvous_new(seed, NULL, 0, 1, &r) != LONGSTRAW_OK) return 3;
+            longstraw_options o;
+            longstraw_options_init(&o, sizeof o);
+            o.has_seed = 1;
+            o.seed = seed;
+            if (longstraw_rendezvous_new(&o, &r) != LONGSTRAW_OK) return 3;
             failed = 0; key_no = 0;
         } else if (strcmp(tag, "N") == 0 && !failed) {
             size_t idn = unhex(strtok(NULL, " \n"), a);

@@ -33,7 +33,7 @@ class CBlocks(unittest.TestCase):
 
     def test_statements_without_main_or_a_fragment_mark_are_refused(self) -> None:
         self.assertEqual(run_docs.c_kind(block(["#include <longstraw.h>", "longstraw_rendezvous *set;",
-                                                "longstraw_rendezvous_new(0, NULL, 0, 1, &set);"])), "")
+                                                "longstraw_rendezvous_new(NULL, &set);"])), "")
         # "fragment" later in the block is not a visible mark at its top
         self.assertEqual(run_docs.c_kind(block(["int x = 1;", "/* fragment */"])), "")
 

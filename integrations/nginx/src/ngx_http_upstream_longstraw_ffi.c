@@ -24,17 +24,18 @@ static int fail(char *err, size_t err_len, const char *what, longstraw_result rc
 int lsn_tier_new(const lsn_node *nodes, size_t n, const lsn_options *options, lsn_tier **out, char *err,
                  size_t err_len) {
   longstraw_rendezvous *set = NULL;
+  longstraw_options set_options;
   lsn_tier *t;
   longstraw_result rc;
   size_t i;
 
-  if (options->secret_file != NULL) {
-    rc = longstraw_rendezvous_new_keyed_file(options->secret_file, LONGSTRAW_PLACEMENT_VERSION, &set);
-    if (rc != LONGSTRAW_OK) return fail(err, err_len, "secret_file", rc);
-  } else {
-    rc = longstraw_rendezvous_new(options->has_seed ? options->seed : 0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &set);
-    if (rc != LONGSTRAW_OK) return fail(err, err_len, "seed", rc);
-  }
+  rc = longstraw_options_init(&set_options, sizeof set_options);
+  if (rc != LONGSTRAW_OK) return fail(err, err_len, "options", rc);
+  set_options.has_seed = options->has_seed ? 1 : 0;
+  set_options.seed = options->seed;
+  set_options.secret_file = options->secret_file;
+  rc = longstraw_rendezvous_new(&set_options, &set);
+  if (rc != LONGSTRAW_OK) return fail(err, err_len, options->secret_file != NULL ? "secret_file" : "seed", rc);
   for (i = 0; i < n; i++) {
     rc = longstraw_rendezvous_add(set, nodes[i].id, nodes[i].id_len, nodes[i].weight);
     if (rc != LONGSTRAW_OK) {

@@ -55,14 +55,20 @@ static longstraw_rendezvous *build(const cJSON *c, double *factor) {
   longstraw_rendezvous *r = NULL;
   const cJSON *secret = field(c, "secret_hex");
   const cJSON *n;
+  longstraw_options o;
+  longstraw_options_init(&o, sizeof o);
   *factor = bits_of(c, "balance_factor_bits");
   if (cJSON_IsString(secret)) {
     size_t len;
     uint8_t *k = bytes_of_hex(secret, &len);
-    CHECK_OK(longstraw_rendezvous_new(0, k, len, LONGSTRAW_PLACEMENT_VERSION, &r));
+    o.secret = k;
+    o.secret_len = len;
+    CHECK_OK(longstraw_rendezvous_new(&o, &r));
     free(k);
   } else {
-    CHECK_OK(longstraw_rendezvous_new(parse_u64(field(c, "seed")->valuestring, 10), NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+    o.has_seed = 1;
+    o.seed = parse_u64(field(c, "seed")->valuestring, 10);
+    CHECK_OK(longstraw_rendezvous_new(&o, &r));
   }
   if (!r) exit(1);
   cJSON_ArrayForEach(n, field(c, "nodes")) {
@@ -129,7 +135,7 @@ static void bad_arguments(void) {
   uint8_t down[3] = {0, 0, 0};
   uint32_t index = 7, owner = 7, over = 7, all_but[3];
   int i;
-  CHECK_OK(longstraw_rendezvous_new(0, NULL, 0, LONGSTRAW_PLACEMENT_VERSION, &r));
+  CHECK_OK(longstraw_rendezvous_new(NULL, &r));
   CHECK_OK(longstraw_rendezvous_snapshot(r, &snap));
   CHECK_OK(longstraw_bounded_rule_new(snap, 1.25, &rule));
   CHECK_RC(LONGSTRAW_NO_ELIGIBLE_NODE,

@@ -230,14 +230,17 @@ impl State {
     }
 
     fn new_flat(&mut self, u: &mut Unstructured<'_>) -> Result<()> {
-        let seed: u64 = if u.arbitrary()? { u.arbitrary()? } else { 0 };
+        let seed: Option<u64> = if u.arbitrary()? { Some(u.arbitrary()?) } else { None };
         let placement: u32 = *u.choose(&[1, 1, 1, 0, 2, u32::MAX])?;
+        let opts = longstraw_options {
+            has_seed: seed.is_some().into(),
+            seed: seed.unwrap_or(0),
+            placement,
+            ..longstraw_options::default()
+        };
         let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
-        // SAFETY: the out slot is NULL, misaligned (refused) or writable.
-        let code = stable(
-            unsafe { longstraw_rendezvous_new(seed, std::ptr::null(), 0, placement, out.ptr()) },
-            "rendezvous_new",
-        );
+        // SAFETY: `opts` is a live local; the out slot is NULL, misaligned (refused) or writable.
+        let code = stable(unsafe { longstraw_rendezvous_new(&opts, out.ptr()) }, "rendezvous_new");
         let want = out.refusal().unwrap_or(if placement == 1 {
             LONGSTRAW_OK
         } else {
@@ -251,7 +254,7 @@ impl State {
         let mirror = Rendezvous::flat(
             std::iter::empty::<&[u8]>(),
             Options {
-                seed: (seed != 0).then_some(seed),
+                seed,
                 ..Options::default()
             },
         )
@@ -278,10 +281,17 @@ impl State {
             let bits: u8 = *u.choose(&[0, 1, 3, 5, 6, 255, 25])?;
             let replicas: usize = *u.choose(&[1, 1, 2, 3, 32, 0, 33, usize::MAX])?;
             let flags: u32 = *u.choose(&[0, 0, 1, 2])?;
+            let opts = longstraw_options {
+                mode: longstraw_mode::LONGSTRAW_MODE_TABLE as u32,
+                partition_bits: bits,
+                replicas,
+                table_flags: flags,
+                ..longstraw_options::default()
+            };
             let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
-            // SAFETY: `s` is live, NULL or refused by its tag; the out slot as in `new_flat`.
+            // SAFETY: `s` is live, NULL or refused by its tag; `opts` is a live local; the out slot as in `new_flat`.
             let code = stable(
-                unsafe { longstraw_rendezvous_new_table(s, bits, replicas, flags, 0.0, out.ptr()) },
+                unsafe { longstraw_rendezvous_new_from(s, &opts, out.ptr()) },
                 "table_new",
             );
             let want = match &mirror {
@@ -317,10 +327,16 @@ impl State {
         } else {
             let fanout: u8 = *u.choose(&[0, 1, 2, 3, 7, 255])?;
             let levels: u8 = *u.choose(&[0, 1, 2, 3, 6, 255])?;
+            let opts = longstraw_options {
+                mode: longstraw_mode::LONGSTRAW_MODE_SKELETON as u32,
+                fanout_bits: fanout,
+                levels,
+                ..longstraw_options::default()
+            };
             let mut out = Slot::new(std::ptr::null_mut::<longstraw_rendezvous>(), ptr_kind(u)?);
             // SAFETY: as for the table.
             let code = stable(
-                unsafe { longstraw_rendezvous_new_skeleton(s, fanout, levels, out.ptr()) },
+                unsafe { longstraw_rendezvous_new_from(s, &opts, out.ptr()) },
                 "skeleton_new",
             );
             let shape = match (fanout, levels) {

@@ -141,7 +141,7 @@ fn lookups(u: &mut Unstructured<'_>, bytes: &[u8], offsets: &[u64]) -> Result<()
     // The C ABI.
     let mut handle = std::ptr::null_mut();
     // SAFETY: `handle` is writable.
-    let code = unsafe { longstraw_ffi::longstraw_rendezvous_new(0, std::ptr::null(), 0, 1, &mut handle) };
+    let code = unsafe { longstraw_ffi::longstraw_rendezvous_new(std::ptr::null(), &mut handle) };
     assert_eq!(code, LONGSTRAW_OK);
     let r = handle;
     for (id, &w) in ids.iter().zip(&weights) {
