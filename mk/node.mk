@@ -64,12 +64,15 @@ bench-node: build-node ## the Node benchmarks
 # and current browsers ship supports it. The threads target is what async table builds need. Only the
 # wasm32 code gets the flag (a target-specific RUSTFLAGS; RUSTFLAGS itself is cleared so that no flags
 # from the environment decide the kernel). The Rust target comes from make prereqs.
+# RUSTFLAGS, not CARGO_TARGET_<triple>_RUSTFLAGS: napi build --strip sets RUSTFLAGS (adding its link
+# argument to what it finds there), and RUSTFLAGS wins over the target's own variable. With --target,
+# RUSTFLAGS reaches only the wasm32 code, not build scripts.
 NODE_WASM_TRIPLE := wasm32-wasip1-threads
 NODE_WASM_GEN := $(ROOT)/build/node-wasm
 NODE_WASM_FILES := longstraw.wasi.cjs longstraw.wasi-browser.js wasi-worker.mjs wasi-worker-browser.mjs \
   longstraw.wasm32-wasi.wasm
-NODE_WASM_ENV := env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
-  CARGO_TARGET_WASM32_WASIP1_THREADS_RUSTFLAGS="-C target-feature=+simd128"
+NODE_WASM_ENV := env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_TARGET_WASM32_WASIP1_THREADS_RUSTFLAGS \
+  RUSTFLAGS="-C target-feature=+simd128"
 NODE_WASM_NEED_TARGET = rustup target list --installed 2>/dev/null | grep -qx $(NODE_WASM_TRIPLE) \
   || { echo "$@: the Rust target $(NODE_WASM_TRIPLE) is missing: run make prereqs" >&2; exit 1; }
 
@@ -83,7 +86,7 @@ build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128
 	  || { echo "node-wasm: $$f differs from what napi generates for $(NODE_WASM_TRIPLE)" >&2; exit 1; }; done
 	cd $(NODE_WASM_GEN) && cp $(NODE_WASM_FILES) $(NODE_DIR)/
 	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 $(NODE) --no-warnings -e \
-	  "const l = require('./longstraw.js'); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend())"
+	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend())"
 
 # ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).
 test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite against the WebAssembly build
@@ -92,6 +95,6 @@ test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite aga
 	  $(NODE) --test --test-concurrency=1 test/
 
 # Not part of make bench's list: one run of both builds side by side (about half a minute).
-NODE_WASM_BENCH_OUT ?= $(ROOT)/build/node-wasm-bench.json
-bench-node-wasm: build-node build-node-wasm ## owner() and a batch at n = 4096: the WebAssembly build against native, one run
-	cd $(ROOT) && $(NODE) --no-warnings bindings/node/bench/wasm.js --json $(NODE_WASM_BENCH_OUT)
+bench-node-wasm: build-node build-node-wasm ## owner() and a batch at n = 4096: the WebAssembly build against native, one run, recorded
+	cd $(ROOT) && $(NODE) --no-warnings bindings/node/bench/wasm.js \
+	  | $(RECORD) --run node-wasm --command 'make bench-node-wasm'

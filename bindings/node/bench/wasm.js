@@ -4,7 +4,7 @@
 // packed batch (ownerIndices) at n = 4096. Both builds are loaded directly, not through the loader, so
 // that they sit side by side; the wasm one must have been built (make build-node-wasm).
 //
-//   node bindings/node/bench/wasm.js [--quick] [--json FILE]
+//   node bindings/node/bench/wasm.js [--quick] [--json FILE]   (Markdown tables on stdout, for bench/record.py)
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -97,13 +97,20 @@ for (const n of [10, 100]) {
     results.batch.push(row)
   }
 }
-const out = {
-  node: process.version,
-  cpu: os.cpus()[0].model,
-  loadavg_1m: os.loadavg()[0],
-  backend: { native: native.backend(), wasm: wasm.backend() },
-  wasm_bytes: fs.statSync(path.join(PKG, 'longstraw.wasm32-wasi.wasm')).size,
-  ...results
+const f1 = (x) => x.toFixed(1)
+const f2 = (x) => x.toFixed(2)
+console.log(`node ${process.version}, ${os.cpus()[0].model}, load average ${os.loadavg().map(f2).join(' ')}`)
+console.log(`backends: native ${native.backend()}, wasm ${wasm.backend()}; wasm module ${fs.statSync(path.join(PKG, 'longstraw.wasm32-wasi.wasm')).size} bytes`)
+console.log('\n## owner(key), ns per call (best of 5 rounds, 10000 string keys)\n')
+console.log('| n | native | wasm | pure-JS HRW | wasm / native | wasm / JS HRW |')
+console.log('| --- | --- | --- | --- | --- | --- |')
+for (const r of results.owner) {
+  console.log(`| ${r.n} | ${f1(r.native_ns)} | ${f1(r.wasm_ns)} | ${f1(r.js_hrw_ns)} | ${f2(r.wasm_over_native)} | ${f2(r.wasm_over_js_hrw)} |`)
 }
-console.log(JSON.stringify(out, null, 2))
-if (jsonAt > 0) fs.writeFileSync(process.argv[jsonAt + 1], JSON.stringify(out, null, 2) + '\n')
+console.log('\n## ownerIndices, ns per key (best of 5 rounds): 256 packed keys, n = 4096\n')
+console.log('| mode | native | wasm | wasm / native |')
+console.log('| --- | --- | --- | --- |')
+for (const r of results.batch) {
+  console.log(`| ${r.mode} | ${f1(r.native_ns_per_key)} | ${f1(r.wasm_ns_per_key)} | ${f2(r.wasm_over_native)} |`)
+}
+if (jsonAt > 0) fs.writeFileSync(process.argv[jsonAt + 1], JSON.stringify(results, null, 2) + '\n')
