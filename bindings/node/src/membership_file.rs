@@ -117,30 +117,22 @@ fn follow_process(cx: Cx) -> Res<()> {
         let env = args::get(cx, process, c"env")?;
         let mut names = std::ptr::null_mut();
         // SAFETY: `env` is an object of this call (process.env).
-        check(
-            unsafe { sys::napi_get_property_names(cx.0, env, &mut names) },
-            "get_property_names",
-        )?;
+        let status = unsafe { sys::napi_get_property_names(cx.0, env, &mut names) };
+        check(status, "get_property_names")?;
         let mut count = 0u32;
         // SAFETY: `names` is the array just returned.
-        check(
-            unsafe { sys::napi_get_array_length(cx.0, names, &mut count) },
-            "get_array_length",
-        )?;
+        let status = unsafe { sys::napi_get_array_length(cx.0, names, &mut count) };
+        check(status, "get_array_length")?;
         let mut seen = std::collections::HashSet::new();
         for i in 0..count {
             let mut name = std::ptr::null_mut();
             // SAFETY: `i` is below the array's length.
-            check(
-                unsafe { sys::napi_get_element(cx.0, names, i, &mut name) },
-                "get_element",
-            )?;
+            let status = unsafe { sys::napi_get_element(cx.0, names, i, &mut name) };
+            check(status, "get_element")?;
             let mut value = std::ptr::null_mut();
             // SAFETY: `name` is a key of `env`; reading it gives its (string) value.
-            check(
-                unsafe { sys::napi_get_property(cx.0, env, name, &mut value) },
-                "get_property",
-            )?;
+            let status = unsafe { sys::napi_get_property(cx.0, env, name, &mut value) };
+            check(status, "get_property")?;
             // A name or value WASI cannot hold (empty, with '=' or NUL) is left out.
             let (Ok(name), Ok(value)) = (
                 text(name, "a name in process.env"),
