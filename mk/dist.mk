@@ -145,8 +145,13 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	  case $$t in *-musl) p=$$(awk -v t=$$t '$$1 == t { print $$2 }' $(DIST_PLATFORMS)); \
 	    $(DIST_MUSL_NEEDED) $${t%%-*} $(DIST_BUILD)/node/bin/longstraw.$$p.node;; esac; \
 	done
+	@# The WebAssembly package (longstraw-wasm32-wasi): one build for every OS and CPU (see mk/node.mk).
+	@$(NODE_WASM_NEED_TARGET)
+	cd $(NODE_DIR); $(DIST_STEP) "napi build for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/napi-$(NODE_WASM_TRIPLE).log \
+	  $(NODE_WASM_ENV) $(NAPI) build --platform --profile dist --strip --target $(NODE_WASM_TRIPLE) \
+	  --js index.js --dts index.d.ts -o $(DIST_BUILD)/node/bin
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
-	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2))
+	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2)) wasm32-wasi
 	@for p in $(DIST_BUILD)/node/stage/*; do \
 	  (cd $$p && $(DIST_STEP) "npm pack $$p" $$p.pack.log $(NPM) pack --silent --pack-destination $(DIST)/node); done
 	@ls $(DIST)/node/*.tgz | sed 's/^/dist: /'

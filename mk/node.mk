@@ -7,7 +7,12 @@
 #   make bench-node   owner/topK/batch vs hashring, consistent-hash, JS HRW, jump,
 #                     then the same lookups in Rust (the core's share of the time)
 #   make regen-node   copy regenerated index.js/index.d.ts over the committed ones
-.PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps
+#   make build-node-wasm  the same addon for wasm32-wasip1-threads with simd128 (the package
+#                     longstraw-wasm32-wasi), copied next to the loader as napi-rs's local WASI candidate
+#   make test-node-wasm   the whole Node test suite against that build, forced through the loader
+#                     (LONGSTRAW_NODE_WASM=1); test/target.test.js asserts that wasm32-wasi loaded
+.PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps \
+        build-node-wasm test-node-wasm bench-node-wasm
 
 NODE ?= node
 NPM ?= npm
@@ -43,7 +48,7 @@ regen-node: build-node ## regenerate the Node binding's generated files
 	cp $(NODE_GEN)/index.js $(NODE_GEN)/index.d.ts $(NODE_DIR)/
 
 test-node: check-node-generated typecheck-tools ## the Node tests
-	cd $(NODE_DIR) && $(NODE) --test --test-concurrency=1 test/
+	cd $(NODE_DIR) && LONGSTRAW_EXPECT_TARGET=native $(NODE) --test --test-concurrency=1 test/
 
 demo-node: build-node ## the Node demo
 	cd $(ROOT) && $(NODE) bindings/node/examples/demo.js
@@ -53,3 +58,43 @@ bench-node: build-node ## the Node benchmarks
 	  echo "## the Rust core alone, same keys and nodes (the floor under the Node numbers)" && \
 	  $(CARGO) run --quiet --release -p longstraw-node --example core_floor; } \
 	  | $(RECORD) --run node --command 'make bench-node'
+
+# ---- WebAssembly: the addon for wasm32-wasip1-threads (napi-rs + emnapi), with simd128 ----
+# WebAssembly has no run-time feature detection, so +simd128 is the build's choice; every runtime Node 18+
+# and current browsers ship supports it. The threads target is what async table builds need. Only the
+# wasm32 code gets the flag (a target-specific RUSTFLAGS; RUSTFLAGS itself is cleared so that no flags
+# from the environment decide the kernel). The Rust target comes from make prereqs.
+# RUSTFLAGS, not CARGO_TARGET_<triple>_RUSTFLAGS: napi build --strip sets RUSTFLAGS (adding its link
+# argument to what it finds there), and RUSTFLAGS wins over the target's own variable. With --target,
+# RUSTFLAGS reaches only the wasm32 code, not build scripts.
+NODE_WASM_TRIPLE := wasm32-wasip1-threads
+NODE_WASM_GEN := $(ROOT)/build/node-wasm
+NODE_WASM_FILES := longstraw.wasi.cjs longstraw.wasi-browser.js wasi-worker.mjs wasi-worker-browser.mjs \
+  longstraw.wasm32-wasi.wasm
+NODE_WASM_ENV := env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_TARGET_WASM32_WASIP1_THREADS_RUSTFLAGS \
+  RUSTFLAGS="-C target-feature=+simd128"
+NODE_WASM_NEED_TARGET = rustup target list --installed 2>/dev/null | grep -qx $(NODE_WASM_TRIPLE) \
+  || { echo "$@: the Rust target $(NODE_WASM_TRIPLE) is missing: run make prereqs" >&2; exit 1; }
+
+# The loader napi generates for this target is the committed index.js (one loader for every target).
+build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128), next to the loader
+	@$(NODE_WASM_NEED_TARGET)
+	rm -rf $(NODE_WASM_GEN) && mkdir -p $(NODE_WASM_GEN)
+	cd $(NODE_DIR) && $(NODE_WASM_ENV) $(NAPI) build --platform --release --target $(NODE_WASM_TRIPLE) \
+	  --js index.js --dts index.d.ts -o $(NODE_WASM_GEN)
+	@for f in index.js index.d.ts; do diff -u $(NODE_DIR)/$$f $(NODE_WASM_GEN)/$$f \
+	  || { echo "node-wasm: $$f differs from what napi generates for $(NODE_WASM_TRIPLE)" >&2; exit 1; }; done
+	cd $(NODE_WASM_GEN) && cp $(NODE_WASM_FILES) $(NODE_DIR)/
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 $(NODE) --no-warnings -e \
+	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend())"
+
+# ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).
+test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite against the WebAssembly build
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi \
+	  NODE_OPTIONS="$${NODE_OPTIONS:-} --disable-warning=ExperimentalWarning" \
+	  $(NODE) --test --test-concurrency=1 test/
+
+# Not part of make bench's list: one run of both builds side by side (about half a minute).
+bench-node-wasm: build-node build-node-wasm ## owner() and a batch at n = 4096: the WebAssembly build against native, one run, recorded
+	cd $(ROOT) && $(NODE) --no-warnings bindings/node/bench/wasm.js \
+	  | $(RECORD) --run node-wasm --command 'make bench-node-wasm'

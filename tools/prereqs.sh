@@ -34,8 +34,9 @@ debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx ha
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)
 # Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);
+# wasm32-wasip1-threads (the Node addon's WebAssembly build: build-node-wasm, test-node-wasm, dist-node);
 # the musl ones for dist-cross.
-targets=(aarch64-unknown-linux-gnu wasm32-wasip1)
+targets=(aarch64-unknown-linux-gnu wasm32-wasip1 wasm32-wasip1-threads)
 cross_targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 if [ $cross = 1 ]; then debs+=("${cross_debs[@]}"); targets+=("${cross_targets[@]}"); fi
 

@@ -5,6 +5,6 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const binding = require('./longstraw.js')
 
-export const { Rendezvous, Snapshot, backend, PLACEMENT } = binding
+export const { Rendezvous, Snapshot, backend, PLACEMENT, target } = binding
 export const { BoundedLoad, Lease } = binding
 export default binding

@@ -225,6 +225,11 @@ export { BoundedLoad, Lease } from './index'
 
 /** The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this CPU supports. */
 export declare function backend(): string
+/**
+ * The build that loaded: `'native'` (this platform's addon) or `'wasm32-wasi'` (the WebAssembly
+ * build, used when no native addon matches or when `LONGSTRAW_NODE_WASM=1` forces it).
+ */
+export declare const target: 'native' | 'wasm32-wasi'
 /** The placement version new sets use by default. */
 export declare const PLACEMENT: number
 /** Which binding artifact the loader loaded (see index.d.ts). */

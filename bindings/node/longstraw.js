@@ -2,6 +2,14 @@
 // The package's CommonJS entry point. It loads the addon through index.js (the loader napi-rs
 // generates, which `make test-node` checks is unedited) and, when no addon could be loaded, replaces
 // that loader's generic error with one that says what is wrong on this machine and how to fix it.
+//
+// Which build loads:
+// - the native addon of this platform (the package longstraw-<os>-<arch>[-<libc>]) when one matches;
+// - otherwise the WebAssembly build (the package longstraw-wasm32-wasi), which runs on any OS and CPU;
+// - only the WebAssembly build when LONGSTRAW_NODE_WASM=1 (or napi-rs's own NAPI_RS_FORCE_WASI=error;
+//   NAPI_RS_FORCE_WASI=true prefers it but falls back to native): a forced load that cannot find it
+//   fails instead of quietly running native.
+// `target` says which one loaded: 'native' or 'wasm32-wasi'.
 
 function libcOf () {
   if (process.platform !== 'linux') return null
@@ -20,9 +28,9 @@ function libcOf () {
 const ARCH = { x86_64: 'x64', aarch64: 'arm64', i686: 'ia32', armv7: 'arm', riscv64gc: 'riscv64', s390x: 's390x', powerpc64le: 'ppc64' }
 const OS = { linux: 'linux', darwin: 'darwin', windows: 'win32', freebsd: 'freebsd' }
 
-/** The `os-arch[-abi]` names of the prebuilt binaries (package.json `napi.targets`). */
+/** The `os-arch[-abi]` names of the prebuilt native binaries (package.json `napi.targets`). */
 function supportedPlatforms (pkg) {
-  const targets = (pkg.napi && pkg.napi.targets) || []
+  const targets = ((pkg.napi && pkg.napi.targets) || []).filter((triple) => !triple.startsWith('wasm32-'))
   return targets.map((triple) => {
     const [arch, , os, abi] = triple.split('-')
     return [OS[os] || os, ARCH[arch] || arch, abi].filter(Boolean).join('-')
@@ -62,6 +70,8 @@ function noAddonError (original) {
     lines.push('  or run on a supported platform.')
   }
   lines.push(`  Prebuilt binaries: ${supported.join(', ')}.`)
+  lines.push(`  On any other platform the WebAssembly build runs: npm install ${pkg.name}-wasm32-wasi@${pkg.version}`)
+  lines.push('  (it needs Node 18 or later and is slower per call; see the README).')
   lines.push('  What each attempt reported is in error.cause.')
   const error = new Error(lines.join('\n'))
   error.code = 'ERR_LONGSTRAW_NO_ADDON'
@@ -69,13 +79,55 @@ function noAddonError (original) {
   return error
 }
 
+/** Whether LONGSTRAW_NODE_WASM asks for the WebAssembly build only ('1' or 'true'; '0', 'false' or unset: no). */
+function wasmForced () {
+  const v = process.env.LONGSTRAW_NODE_WASM
+  if (v === undefined || v === '' || v === '0' || v === 'false') return false
+  if (v === '1' || v === 'true') return true
+  const error = new Error(`longstraw: LONGSTRAW_NODE_WASM must be 1 or 0 (true or false); got ${JSON.stringify(v)}`)
+  error.code = 'ERR_LONGSTRAW_BAD_ENV'
+  throw error
+}
+
+/** The load itself: index.js, with napi-rs's NAPI_RS_FORCE_WASI=error while LONGSTRAW_NODE_WASM forces wasm. */
+function load () {
+  if (!wasmForced()) return require('./index.js')
+  const saved = process.env.NAPI_RS_FORCE_WASI
+  process.env.NAPI_RS_FORCE_WASI = 'error'
+  try {
+    return require('./index.js')
+  } catch (err) {
+    if (err && typeof err.message === 'string' && err.message.startsWith('WASI binding not found')) {
+      const pkg = require('./package.json')
+      const error = new Error(
+        `longstraw: LONGSTRAW_NODE_WASM=1 asks for the WebAssembly build, which is not installed.\n` +
+        `  Fix: npm install ${pkg.name}-wasm32-wasi@${pkg.version}, or unset LONGSTRAW_NODE_WASM to use the native addon.\n` +
+        '  What each attempt reported is in error.cause.')
+      error.code = 'ERR_LONGSTRAW_NO_ADDON'
+      error.cause = err
+      throw error
+    }
+    throw err
+  } finally {
+    if (saved === undefined) delete process.env.NAPI_RS_FORCE_WASI
+    else process.env.NAPI_RS_FORCE_WASI = saved
+  }
+}
+
 let binding
 try {
-  binding = require('./index.js')
+  binding = load()
 } catch (err) {
   if (err && typeof err.message === 'string' && err.message.startsWith('Cannot find native binding')) {
     throw noAddonError(err)
   }
   throw err
+}
+if (!Object.prototype.hasOwnProperty.call(binding, 'target')) {
+  // 'native' or 'wasm32-wasi': the build index.js loaded (napi-rs records it as __napiBindingTarget).
+  Object.defineProperty(binding, 'target', {
+    value: binding.__napiBindingTarget === 'wasm32-wasi' ? 'wasm32-wasi' : 'native',
+    enumerable: true
+  })
 }
 module.exports = binding

@@ -50,6 +50,9 @@ fn random_u64() -> u64 {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos()),
     );
+    // WASI has no process id (the standard library panics): there the random
+    // keys and the time make the name unpredictable.
+    #[cfg(not(target_os = "wasi"))]
     h.write_u32(std::process::id());
     std::hash::Hash::hash(&std::thread::current().id(), &mut h);
     h.finish()

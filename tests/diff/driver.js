@@ -2,7 +2,15 @@
 // Node driver: runs the cases through bindings/node, as Buffers and as strings.
 const fs = require('node:fs')
 const path = require('node:path')
-const { Rendezvous } = require(path.join(__dirname, '../../bindings/node'))
+const { Rendezvous, target } = require(path.join(__dirname, '../../bindings/node'))
+
+// The node-wasm column runs this driver with LONGSTRAW_NODE_WASM=1: it must be the WebAssembly build
+// that answers, never a native addon loaded in its place.
+const expected = process.env.LONGSTRAW_EXPECT_TARGET
+if (expected && target !== expected) {
+  console.error(`driver.js: loaded the ${target} build, not ${expected}`)
+  process.exit(1)
+}
 
 const CLASSES = {
   ERR_LONGSTRAW_INVALID_NODE_ID: 'invalid_node_id',

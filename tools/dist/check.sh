@@ -97,6 +97,35 @@ check_node() {
   ok "node: longstraw-$VERSION.tgz + longstraw-$NODE_PLATFORM-$VERSION.tgz installed; require and import pass the vectors"
 }
 
+# ---- Node, WebAssembly: main + longstraw-wasm32-wasi where no native package is installed ----
+# As on macOS, Windows or any platform without a prebuilt addon: the main package's optional native
+# dependencies are left out, so its loader finds no native binary and falls back to the wasm package,
+# unforced (LONGSTRAW_NODE_WASM unset). npm installs a cpu "wasm32" package only when asked: from the
+# registry as an optional dependency with --cpu=wasm32 (as napi-rs documents for its WASI packages); a
+# tarball named on the command line is checked against this machine's cpu, so it needs --force here.
+check_node_wasm() {
+  local app=$WORK/node-wasm/app
+  mkdir -p "$app/test"
+  (cd "$app" && npm init -y >/dev/null &&
+    npm install --silent --no-audit --no-fund --omit=optional "$DIST/node/longstraw-$VERSION.tgz" &&
+    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz")
+  if ls -d "$app"/node_modules/longstraw-linux-* 2>/dev/null; then
+    echo "dist-check: a native package was installed next to the wasm one" >&2; exit 1
+  fi
+  local wasm=$app/node_modules/longstraw-wasm32-wasi/longstraw.wasm32-wasi.wasm
+  echo "dist-check: longstraw.wasm32-wasi.wasm is $(stat -c %s "$wasm") bytes"
+  (cd "$app" && env -u LONGSTRAW_NODE_WASM -u NAPI_RS_FORCE_WASI node --no-warnings -e "
+    const l = require('longstraw')
+    if (l.target !== 'wasm32-wasi') throw new Error('loaded ' + l.target + ', not the wasm package')
+    if (l.backend() !== 'simd128') throw new Error('the wasm package runs ' + l.backend() + ', not simd128')
+    console.log('dist-check: longstraw loaded ' + l.target + ', backend ' + l.backend())")
+  sed -e "s|require('..')|require('longstraw')|" "$ROOT/bindings/node/test/vectors.test.js" > "$app/test/vectors.test.js"
+  if grep -n "'\.\./" "$app/test/vectors.test.js"; then echo "dist-check: vectors.test.js still reads the source tree" >&2; exit 1; fi
+  (cd "$app" && env -u LONGSTRAW_NODE_WASM -u NAPI_RS_FORCE_WASI LONGSTRAW_VECTORS="$VECTORS/placement-v1.json" \
+    LONGSTRAW_VECTORS_DIR="$VECTORS" NODE_OPTIONS=--disable-warning=ExperimentalWarning node --test test/)
+  ok "node-wasm: longstraw-$VERSION.tgz + longstraw-wasm32-wasi-$VERSION.tgz without a native package; the fallback passes the vectors"
+}
+
 # ---- C: the tarball, through pkg-config (shared and static) and CMake find_package ----
 check_c() {
   local c=$WORK/c name=longstraw-$VERSION-$TRIPLE
@@ -231,6 +260,7 @@ check_nginx() {
 
 check_python
 check_node
+check_node_wasm
 check_c
 check_go
 check_nginx

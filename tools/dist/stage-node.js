@@ -28,14 +28,20 @@ for (const platform of platforms) {
   const skeleton = path.join(nodeDir, 'npm', platform)
   const pkg = readJson(path.join(skeleton, 'package.json'))
   if (pkg.version !== version) fail(`npm/${platform}/package.json is ${pkg.version}, the workspace is ${version}`)
-  const binary = path.join(binDir, `${binaryName}.${platform}.node`)
-  if (!fs.existsSync(binary)) fail(`${binary} was not built`)
-  if (!pkg.files.includes(path.basename(binary))) fail(`npm/${platform}/package.json does not list ${path.basename(binary)}`)
+  // A native package carries one .node; the WebAssembly one (wasm32-wasi) the .wasm and the loader
+  // files napi generated beside it (its package.json lists them all).
+  const binaries = platform.startsWith('wasm32-')
+    ? pkg.files.map((f) => path.join(binDir, f))
+    : [path.join(binDir, `${binaryName}.${platform}.node`)]
+  for (const binary of binaries) {
+    if (!fs.existsSync(binary)) fail(`${binary} was not built`)
+    if (!pkg.files.includes(path.basename(binary))) fail(`npm/${platform}/package.json does not list ${path.basename(binary)}`)
+  }
   const dir = path.join(stageDir, pkg.name)
   fs.mkdirSync(dir, { recursive: true })
   // npm packs LICENSE-MIT and LICENSE-APACHE only when "files" names them.
   writeJson(path.join(dir, 'package.json'), { ...pkg, files: [...pkg.files, ...licenseFiles] })
-  for (const f of [binary, path.join(skeleton, 'README.md'), ...licenses]) copy(f, dir)
+  for (const f of [...binaries, path.join(skeleton, 'README.md'), ...licenses]) copy(f, dir)
   optionalDependencies[pkg.name] = version
 }
 

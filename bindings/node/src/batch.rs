@@ -131,11 +131,13 @@ impl OwnersTask {
             Answer::Indices => {
                 let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);
+                out::publish(cx, array, indices.len())?;
                 Ok(array)
             }
             Answer::IndicesWithSnapshot => {
                 let (array, slots) = out::new_u32_array(cx, indices.len())?;
                 slots.copy_from_slice(indices);
+                out::publish(cx, array, indices.len())?;
                 let snapshot = Snapshot::from_shared(env.raw(), self.snap.clone());
                 let snapshot = out::instance(cx, snapshot)?;
                 with_snapshot(cx, array, snapshot)

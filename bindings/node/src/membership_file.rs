@@ -58,6 +58,7 @@ pub fn load_bytes(data: &[u8]) -> Res<FromFile> {
 /// The `data` argument of `loads`: a string (its UTF-8 bytes) or a Buffer
 /// or Uint8Array (the bytes as they are; the parser checks they are UTF-8).
 pub fn data_arg(cx: Cx, v: sys::napi_value) -> Res<Vec<u8>> {
+    follow_process(cx)?;
     let mut buf = crate::node_api::strings::KeyBuf::default();
     let bytes = args::bytes(cx, v, &mut buf, &|| "data".into())
         .map_err(|_| args::wrong_type(cx, v, &|| "data".into(), "a string, Buffer or Uint8Array"))?;
@@ -70,12 +71,92 @@ pub fn data_arg(cx: Cx, v: sys::napi_value) -> Res<Vec<u8>> {
 /// NUL (the operating system would read the path only up to it, so another
 /// file).
 pub fn path_arg(cx: Cx, v: sys::napi_value) -> Res<String> {
+    follow_process(cx)?;
     args::string_without_nul(
         cx,
         v,
         &|| "path".into(),
         "contains a NUL character; a path ends at the first NUL, so it would name another file",
     )
+}
+
+/// Makes relative paths (the `path` argument, a `secret.file` in the file,
+/// `secretFile`) resolve against Node's `process.cwd()`, and a `secret.env`
+/// read Node's `process.env`, as in the native addon. Natively those are the
+/// process's own, and this does nothing. The WebAssembly build sees them
+/// through WASI, which keeps its own working directory (`/` at start) and a
+/// copy of the environment taken at load, and follows neither
+/// `process.chdir` nor later changes to `process.env`. So each call that
+/// reads or writes a file first sets both from Node's; without that a
+/// relative path would name another file, and a variable set after the
+/// addon loaded would be missing.
+fn follow_process(cx: Cx) -> Res<()> {
+    #[cfg(target_family = "wasm")]
+    {
+        use crate::node_api::check;
+        let fail = |what: &str| {
+            JsErr::new(
+                Kind::Error,
+                crate::error::codes::INTERNAL,
+                format!("cannot follow Node's process for files: {what}"),
+            )
+        };
+        let text = |v, what: &str| args::string_without_nul(cx, v, &|| what.to_string(), "contains a NUL character");
+        let mut global = std::ptr::null_mut();
+        // SAFETY: fetches the global object of the current call's environment.
+        check(unsafe { sys::napi_get_global(cx.0, &mut global) }, "get_global")?;
+        let process = args::get(cx, global, c"process")?;
+        let cwd_fn = args::get(cx, process, c"cwd")?;
+        let mut dir = std::ptr::null_mut();
+        // SAFETY: calls `process.cwd()` with no arguments; every value belongs to this call.
+        let status = unsafe { sys::napi_call_function(cx.0, process, cwd_fn, 0, std::ptr::null(), &mut dir) };
+        check(status, "call process.cwd")?;
+        let dir = text(dir, "process.cwd()")?;
+        std::env::set_current_dir(&dir).map_err(|e| fail(&format!("{dir}: {e}")))?;
+
+        let env = args::get(cx, process, c"env")?;
+        let mut names = std::ptr::null_mut();
+        // SAFETY: `env` is an object of this call (process.env).
+        let status = unsafe { sys::napi_get_property_names(cx.0, env, &mut names) };
+        check(status, "get_property_names")?;
+        let mut count = 0u32;
+        // SAFETY: `names` is the array just returned.
+        let status = unsafe { sys::napi_get_array_length(cx.0, names, &mut count) };
+        check(status, "get_array_length")?;
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..count {
+            let mut name = std::ptr::null_mut();
+            // SAFETY: `i` is below the array's length.
+            let status = unsafe { sys::napi_get_element(cx.0, names, i, &mut name) };
+            check(status, "get_element")?;
+            let mut value = std::ptr::null_mut();
+            // SAFETY: `name` is a key of `env`; reading it gives its (string) value.
+            let status = unsafe { sys::napi_get_property(cx.0, env, name, &mut value) };
+            check(status, "get_property")?;
+            // A name or value WASI cannot hold (empty, with '=' or NUL) is left out.
+            let (Ok(name), Ok(value)) = (
+                text(name, "a name in process.env"),
+                text(value, "a value in process.env"),
+            ) else {
+                continue;
+            };
+            if name.is_empty() || name.contains('=') {
+                continue;
+            }
+            if std::env::var_os(&name).is_none_or(|old| old != *value) {
+                std::env::set_var(&name, &value);
+            }
+            seen.insert(name);
+        }
+        for (name, _) in std::env::vars_os() {
+            if name.to_str().is_none_or(|n| !seen.contains(n)) {
+                std::env::remove_var(&name);
+            }
+        }
+    }
+    #[cfg(not(target_family = "wasm"))]
+    let _ = cx;
+    Ok(())
 }
 
 /// Where the secret of a keyed set is to be read from when the saved file is

@@ -72,6 +72,7 @@ fn ids(cx: Cx, snap: &Snapshot, indices: &[u32], compiled: Option<Compiled>) -> 
     let ids = lookup::nodes(cx, snap)?;
     let (typed, slots) = out::new_u32_array(cx, indices.len())?;
     slots.copy_from_slice(indices);
+    out::publish(cx, typed, indices.len())?;
     let out = out::new_array(cx, indices.len())?;
     // A JavaScript array has fewer than 2^32 elements.
     compiled.gather(out, ids, typed, indices.len() as u32)?;

@@ -142,7 +142,7 @@ test('ESM entry exports the same classes as the CommonJS entry', async () => {
 })
 
 test('backend(): LONGSTRAW_BACKEND is honoured, and a bad value is a coded error', () => {
-  assert.match(backend(), /^(scalar|sse2|avx2|avx512|neon)$/)
+  assert.match(backend(), /^(scalar|sse2|avx2|avx512|neon|simd128)$/)
   const run = (value, code) => spawnSync(process.execPath, ['-e', code],
     { cwd: path.join(__dirname, '..'), env: { ...process.env, LONGSTRAW_BACKEND: value }, encoding: 'utf8' })
   const scalar = run('scalar', "const l = require('.'); console.log(l.backend(), new l.Rendezvous(['a']).backend)")

@@ -8,7 +8,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
-const { Rendezvous } = require('..')
+const { Rendezvous, target } = require('..')
+// WASI (the WebAssembly build) reports a FIFO as a file of unknown type, so the membership reader
+// refuses it there with ERR_LONGSTRAW_BAD_FILE ("not a regular file or a pipe"): see wasm-target.test.js.
+const NO_FIFO = target === 'wasm32-wasi' && 'the WebAssembly build: WASI reports no file type for a FIFO'
 
 const HEX = '5d1c0a7e93b24f68a1e0c7d9b3a45f21'
 const NODES = ['a', 'b', 'c', 'd', 'e']
@@ -22,7 +25,7 @@ function writeOnce (fifo, text) {
   return new Promise((resolve) => writer.on('exit', (code) => resolve(code)))
 }
 
-test('a keyed file whose secret is in a FIFO loads with load(), in every mode, and with loads()', { skip: !hasMkfifo }, async () => {
+test('a keyed file whose secret is in a FIFO loads with load(), in every mode, and with loads()', { skip: !hasMkfifo || NO_FIFO }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'longstraw-fifo-'))
   try {
     const secret = Buffer.from(HEX, 'hex')

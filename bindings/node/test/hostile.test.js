@@ -75,7 +75,13 @@ test('getters: their exceptions propagate unchanged; proxies are not arrays', ()
   assert.throws(() => r.owners(throwingArray), (e) => e === boom)
   assert.throws(() => new Rendezvous(['a'], { get weights () { throw boom } }), (e) => e === boom)
   // Node-API does not see a Proxy of an array as an array: a coded TypeError.
-  assert.throws(() => r.owners(new Proxy(['k1'], {})), { code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /keys must be an array/ })
+  if (require('..').target === 'wasm32-wasi') {
+    // emnapi's napi_is_array is Array.isArray, which is true for a Proxy of an array: the WebAssembly
+    // build reads it through the proxy, as the same keys in an array.
+    assert.deepEqual(r.owners(new Proxy(['k1'], {})), r.owners(['k1']))
+  } else {
+    assert.throws(() => r.owners(new Proxy(['k1'], {})), { code: 'ERR_LONGSTRAW_INVALID_ARG_TYPE', message: /keys must be an array/ })
+  }
   assert.equal(r.size, 2)
 })
 

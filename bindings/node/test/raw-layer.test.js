@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { Rendezvous, Snapshot, BoundedLoad } = require('..')
+const WASM = require('..').target === 'wasm32-wasi'
 
 const NODES = ['a', 'b', 'c']
 const sets = () => ({
@@ -41,7 +42,13 @@ test('every method and getter called on a foreign this is a TypeError', () => {
     for (const [name, kind, fn] of members) {
       for (const receiver of foreign) {
         const where = `${className}.prototype.${name} (${kind}) on ${receiver.constructor && receiver.constructor.name}`
-        assert.throws(() => fn.call(receiver, 'k', 1), TypeError, where)
+        if (WASM) {
+          // emnapi has no V8 signature check ("Illegal invocation"): a napi-rs generated method
+          // refuses a foreign this with its own class check (Error, code InvalidArg), never casts it.
+          assert.throws(() => fn.call(receiver, 'k', 1), (e) => e instanceof TypeError || (e instanceof Error && e.code === 'InvalidArg'), where)
+        } else {
+          assert.throws(() => fn.call(receiver, 'k', 1), TypeError, where)
+        }
         checked++
       }
     }

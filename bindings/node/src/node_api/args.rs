@@ -101,7 +101,10 @@ pub fn offsets<'a>(cx: Cx, v: sys::napi_value, what: &dyn Fn() -> String) -> Res
 }
 
 /// A Uint32Array to write into. The caller must not pass the same memory as
-/// an input it reads through another slice (see `span`).
+/// an input it reads through another slice (see `span`), and calls
+/// `out::publish` on the array after writing (under WebAssembly the slice is
+/// a copy). Under WebAssembly the slice is also a fresh copy of what
+/// JavaScript last wrote, so it reads values JavaScript wrote before the call.
 pub fn u32_array_mut<'a>(cx: Cx, v: sys::napi_value, what: &dyn Fn() -> String) -> Res<&'a mut [u32]> {
     match types::live_typed_array(cx, v, what)? {
         Some(TypedArray {

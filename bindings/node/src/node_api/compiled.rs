@@ -68,10 +68,27 @@ pub fn install(env: sys::napi_env) {
             COMPILED.with(|c| c.set(Some(Functions { env, pack, gather })));
             // SAFETY: `env` is live; the hook runs on this thread when the
             // environment is torn down, after which its references are gone.
-            unsafe { sys::napi_add_env_cleanup_hook(env, Some(forget), env.cast()) };
+            unsafe { add_env_cleanup_hook(env, Some(forget), env.cast()) };
         }
         _ => clear_exception(env),
     }
+}
+
+#[cfg(not(target_family = "wasm"))]
+use sys::napi_add_env_cleanup_hook as add_env_cleanup_hook;
+
+// Under emnapi (wasm32-wasip1-threads) the cleanup hooks are imported from the
+// `napi` module, not `env` where napi-sys declares every other function; the
+// emnapi archive and the napi crate both import them from there.
+#[cfg(target_family = "wasm")]
+#[link(wasm_import_module = "napi")]
+unsafe extern "C" {
+    #[link_name = "napi_add_env_cleanup_hook"]
+    fn add_env_cleanup_hook(
+        env: sys::napi_env,
+        fun: Option<unsafe extern "C" fn(arg: *mut std::ffi::c_void)>,
+        arg: *mut std::ffi::c_void,
+    ) -> sys::napi_status;
 }
 
 /// Forgets the functions of an environment that is being torn down, so that a

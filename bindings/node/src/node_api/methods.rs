@@ -191,6 +191,7 @@ pub fn owner_indices_into(
         OffsetsRef::U32(o) => snap.owners_into(&PackedKeys::new(key_bytes, o)?, slots)?,
         OffsetsRef::U64(o) => snap.owners_into(&PackedKeys::new(key_bytes, o)?, slots)?,
     }
+    out::publish(cx, result, count)?;
     Ok(result)
 }
 
@@ -265,30 +266,80 @@ fn finish(env: sys::napi_env, result: std::thread::Result<Res<sys::napi_value>>)
 /// must not outlive the callback (the JS object keeps the value alive meanwhile).
 unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -> Res<&'a C> {
     let class = || C::CLASS.to_str().unwrap_or("longstraw object");
-    let mut tagged = false;
-    let tag = C::type_tag();
-    // SAFETY: `this` belongs to the running callback; a value that is not an
-    // object only makes the check fail.
-    let status = unsafe { sys::napi_check_object_type_tag(env, this, &tag, &mut tagged) };
-    if status != sys::Status::napi_ok || !tagged {
-        return Err(JsErr::new(
+    // SAFETY: `this` belongs to the running callback (upheld by the caller).
+    match unsafe { instance_of::<C>(env, this) } {
+        Instance::Is(wrapped) => {
+            // SAFETY: checked: a live `C`, kept alive by `this` during the callback.
+            Ok(unsafe { &*wrapped })
+        }
+        Instance::Other => Err(JsErr::new(
             Kind::Type,
             codes::INVALID_ARG_TYPE,
             format!("this must be a {} (the method was called on another object)", class()),
-        ));
-    }
-    let mut wrapped = ptr::null_mut();
-    // SAFETY: objects carrying `C`'s type tag were wrapped by napi-rs around a `C`.
-    let status = unsafe { sys::napi_unwrap(env, this, &mut wrapped) };
-    if status != sys::Status::napi_ok || wrapped.is_null() {
-        return Err(JsErr::new(
+        )),
+        Instance::Dead => Err(JsErr::new(
             Kind::Type,
             codes::INVALID_ARG_TYPE,
             format!("this is not a live {}", class()),
-        ));
+        )),
     }
-    // SAFETY: checked above: a live, tagged `C`.
-    Ok(unsafe { &*(wrapped as *const C) })
+}
+
+/// What `instance_of` found.
+pub(crate) enum Instance<C> {
+    /// An instance of the class: the Rust value napi-rs wrapped in it.
+    Is(*const C),
+    /// Not an instance of the class.
+    Other,
+    /// Marked as the class, but no longer wraps a value.
+    #[cfg_attr(target_family = "wasm", allow(dead_code))]
+    Dead,
+}
+
+/// Whether `value` is an instance of the napi-rs class `C`, and its Rust value.
+///
+/// Native builds check the type tag napi-rs puts on every instance, then
+/// unwrap. napi-rs tags no object under WebAssembly (emnapi); there it records
+/// the Rust class of every object it wraps, and `ClassInstance`'s conversion
+/// checks that record after unwrapping, so a foreign object is never cast.
+///
+/// # Safety
+/// `env` must be the running callback's environment and `value` belong to it.
+pub(crate) unsafe fn instance_of<C: TypeTag + 'static>(env: sys::napi_env, value: sys::napi_value) -> Instance<C> {
+    #[cfg(not(target_family = "wasm"))]
+    {
+        let mut tagged = false;
+        let tag = C::type_tag();
+        // SAFETY: `value` belongs to the running callback; a value that is not
+        // an object only makes the check fail.
+        let status = unsafe { sys::napi_check_object_type_tag(env, value, &tag, &mut tagged) };
+        if status != sys::Status::napi_ok || !tagged {
+            return Instance::Other;
+        }
+        let mut wrapped = ptr::null_mut();
+        // SAFETY: objects carrying `C`'s type tag were wrapped by napi-rs around a `C`.
+        let status = unsafe { sys::napi_unwrap(env, value, &mut wrapped) };
+        if status != sys::Status::napi_ok || wrapped.is_null() {
+            return Instance::Dead;
+        }
+        Instance::Is(wrapped as *const C)
+    }
+    #[cfg(target_family = "wasm")]
+    {
+        use napi::bindgen_prelude::{ClassInstance, FromNapiValue};
+        // SAFETY: `value` belongs to the running callback. The conversion
+        // unwraps, checks the recorded class before any cast, and hands the
+        // value back without taking ownership (it leaks the box it rebuilt).
+        match unsafe { ClassInstance::<C>::from_napi_value(env, value) } {
+            Ok(instance) => Instance::Is(&*instance as *const C),
+            Err(_) => {
+                // A failed unwrap or a wrong class leaves no pending exception;
+                // clear one anyway so the TypeError below is what JS sees.
+                super::compiled::clear_exception(env);
+                Instance::Other
+            }
+        }
+    }
 }
 
 /// Defines `methods` on the prototype of class `C` (exported from `exports`).

@@ -104,7 +104,10 @@ pub fn undefined(cx: Cx) -> Res<sys::napi_value> {
 /// otherwise a Buffer.
 pub fn id(cx: Cx, bytes: &[u8]) -> Res<sys::napi_value> {
     let mut out = ptr::null_mut();
-    if bytes.is_ascii() {
+    // emnapi (the WebAssembly build) ends a Latin-1 string at its first NUL
+    // even when given the length, so there an ASCII id goes through UTF-8,
+    // which keeps every byte.
+    if bytes.is_ascii() && cfg!(not(target_family = "wasm")) {
         // ASCII is Latin-1 too: V8 copies it instead of decoding UTF-8.
         // SAFETY: `bytes` holds the given number of one-byte characters.
         let status =
@@ -146,7 +149,8 @@ pub fn array_of(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: 
     Ok(arr)
 }
 
-/// A new zero-filled Uint32Array and its elements, to fill in place.
+/// A new zero-filled Uint32Array and its elements, to fill in place. Call
+/// `publish` on the array once filled, before JavaScript reads it.
 pub fn new_u32_array<'a>(cx: Cx, len: usize) -> Res<(sys::napi_value, &'a mut [u32])> {
     let mut data: *mut std::ffi::c_void = ptr::null_mut();
     let mut buffer = ptr::null_mut();
@@ -164,6 +168,43 @@ pub fn new_u32_array<'a>(cx: Cx, len: usize) -> Res<(sys::napi_value, &'a mut [u
     // SAFETY: the new buffer's memory is ours alone until we return, and
     // ArrayBuffer memory is aligned for any element type.
     Ok((array, unsafe { slice_or_empty_mut(data.cast(), len) }))
+}
+
+/// Makes what Rust wrote into a typed array's elements (through the slice of
+/// `new_u32_array` or `args::u32_array_mut`) visible to JavaScript.
+///
+/// Natively the slice is the typed array's own memory, and this does nothing.
+/// Under WebAssembly (emnapi) an ArrayBuffer lives outside the module's
+/// memory: the data pointer Node-API hands out points at a copy in wasm
+/// memory, taken when the pointer was asked for, and writes to it reach the
+/// ArrayBuffer only through `emnapi_sync_memory`. An answer returned without
+/// it would be the zeros (or the caller's old values) it started with.
+pub fn publish(cx: Cx, array: sys::napi_value, len: usize) -> Res<()> {
+    #[cfg(target_family = "wasm")]
+    if len > 0 {
+        // (An empty array has no copy in wasm memory, and nothing to copy.)
+        let mut array = array;
+        // SAFETY: `array` is a typed array of the current call; `usize::MAX`
+        // as the length (-1 as a wasm32 size) copies the whole view back.
+        let status = unsafe { emnapi_sync_memory(cx.0, false, &mut array, 0, usize::MAX) };
+        check(status, "emnapi_sync_memory")?;
+    }
+    #[cfg(not(target_family = "wasm"))]
+    let _ = (cx, array, len);
+    Ok(())
+}
+
+#[cfg(target_family = "wasm")]
+unsafe extern "C" {
+    /// emnapi: copies between an ArrayBuffer (or view) and its copy in wasm
+    /// memory; `js_to_wasm` false copies the wasm copy out to JavaScript.
+    fn emnapi_sync_memory(
+        env: sys::napi_env,
+        js_to_wasm: bool,
+        arraybuffer_or_view: *mut sys::napi_value,
+        byte_offset: usize,
+        length: usize,
+    ) -> sys::napi_status;
 }
 
 /// A plain object with the given data properties.

@@ -16,6 +16,7 @@ use napi::bindgen_prelude::TypeTag;
 use napi::sys;
 
 use super::compiled::{clear_exception, function};
+use super::methods::{instance_of, Instance};
 use super::{args, Cx};
 use crate::bounded::{BoundedLoad, Lease};
 
@@ -45,21 +46,19 @@ const GUARD: &str = r#"(function guardGetters (proto, name, isInstance) {
   }
 })"#;
 
-/// `isInstance(value)` for class `T`: whether `value` carries `T`'s type tag.
-unsafe extern "C" fn is_instance<T: TypeTag>(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
+/// `isInstance(value)` for class `T` (see `methods::instance_of`).
+unsafe extern "C" fn is_instance<T: TypeTag + 'static>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
     let mut argc = 1usize;
     let mut value = ptr::null_mut();
-    let mut tagged = false;
     let mut out = ptr::null_mut();
-    let tag = T::type_tag();
     // SAFETY: called by Node-API as a callback with these arguments; a
-    // missing argument is `undefined`, and a value that is not an object
-    // only makes the tag check fail (`tagged` stays false).
+    // missing argument is `undefined`, which is not an instance.
     unsafe {
         sys::napi_get_cb_info(env, info, &mut argc, &mut value, ptr::null_mut(), ptr::null_mut());
-        if sys::napi_check_object_type_tag(env, value, &tag, &mut tagged) != sys::Status::napi_ok {
-            tagged = false;
-        }
+        let tagged = matches!(instance_of::<T>(env, value), Instance::Is(_));
         sys::napi_get_boolean(env, tagged, &mut out);
     }
     out

@@ -1,0 +1,116 @@
+'use strict'
+// The WebAssembly build (longstraw-wasm32-wasi) against the native addon, in one process and one run:
+// owner() per key at n = 10 and 100 (with the 10-line pure-JS HRW of bench.js as a yardstick), and a
+// packed batch (ownerIndices) at n = 4096. Both builds are loaded directly, not through the loader, so
+// that they sit side by side; the wasm one must have been built (make build-node-wasm).
+//
+//   node bindings/node/bench/wasm.js [--quick] [--json FILE]   (Markdown tables on stdout, for bench/record.py)
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const PKG = path.join(__dirname, '..')
+const QUICK = process.argv.includes('--quick')
+const jsonAt = process.argv.indexOf('--json')
+const MIN_MS = QUICK ? 60 : 400
+const platform = `${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}`
+const native = require(path.join(PKG, `longstraw.${platform}.node`))
+const wasm = require(path.join(PKG, 'longstraw.wasi.cjs'))
+
+function fnv1a (s) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193) }
+  return h >>> 0
+}
+function mix32 (x) {
+  x ^= x >>> 16; x = Math.imul(x, 0x7feb352d); x ^= x >>> 15; x = Math.imul(x, 0x846ca68b); x ^= x >>> 16
+  return x >>> 0
+}
+class JsHrw {
+  constructor (nodes) { this.nodes = nodes; this.hashes = nodes.map(fnv1a) }
+  owner (key) {
+    const k = fnv1a(key); const h = this.hashes
+    let best = -1; let at = 0
+    for (let i = 0; i < h.length; i++) { const s = mix32(k ^ h[i]); if (s > best) { best = s; at = i } }
+    return this.nodes[at]
+  }
+}
+
+/** Best of 5 rounds of ns per call of `f(i)`, each round at least MIN_MS / 5. */
+function nsPer (f, count) {
+  let best = Infinity
+  let sink = 0
+  for (let round = 0; round < 5; round++) {
+    let calls = 0
+    const start = process.hrtime.bigint()
+    let elapsed = 0
+    while (elapsed < MIN_MS / 5 * 1e6) {
+      for (let i = 0; i < count; i++) sink += f(i) ? 1 : 0
+      calls += count
+      elapsed = Number(process.hrtime.bigint() - start)
+    }
+    best = Math.min(best, elapsed / calls)
+  }
+  if (sink < 0) console.log(sink)
+  return best
+}
+
+const keys = Array.from({ length: 10000 }, (_, i) => `user:${i}`)
+const results = { owner: [], batch: [] }
+for (const n of [10, 100]) {
+  const nodes = Array.from({ length: n }, (_, i) => `cache-${i}`)
+  const rn = new native.Rendezvous(nodes)
+  const rw = new wasm.Rendezvous(nodes)
+  const js = new JsHrw(nodes)
+  for (let i = 0; i < 1000; i++) if (rn.owner(keys[i]) !== rw.owner(keys[i])) throw new Error(`owners differ at n=${n}`)
+  const row = {
+    n,
+    native_ns: nsPer((i) => rn.owner(keys[i]), keys.length),
+    wasm_ns: nsPer((i) => rw.owner(keys[i]), keys.length),
+    js_hrw_ns: nsPer((i) => js.owner(keys[i]), keys.length)
+  }
+  row.wasm_over_native = row.wasm_ns / row.native_ns
+  row.wasm_over_js_hrw = row.wasm_ns / row.js_hrw_ns
+  results.owner.push(row)
+}
+{
+  const n = 4096
+  const nodes = Array.from({ length: n }, (_, i) => `cache-${i}`)
+  const weighted = { weights: nodes.map((_, i) => 1 + (i % 7)) }
+  const batchKeys = keys.slice(0, 256)
+  const bytes = Buffer.from(batchKeys.join(''))
+  const offsets = new Uint32Array(batchKeys.length + 1)
+  for (let i = 0, at = 0; i < batchKeys.length; i++) { at += Buffer.byteLength(batchKeys[i]); offsets[i + 1] = at }
+  for (const [mode, options] of [['plain', {}], ['weighted', weighted]]) {
+    const sn = new native.Rendezvous(nodes, options).snapshot()
+    const sw = new wasm.Rendezvous(nodes, options).snapshot()
+    const a = sn.ownerIndices(bytes, offsets); const b = sw.ownerIndices(bytes, offsets)
+    if (a.some((v, i) => v !== b[i])) throw new Error(`batch owners differ (${mode})`)
+    const row = {
+      n,
+      mode,
+      keys: batchKeys.length,
+      native_ns_per_key: nsPer(() => sn.ownerIndices(bytes, offsets), 1) / batchKeys.length,
+      wasm_ns_per_key: nsPer(() => sw.ownerIndices(bytes, offsets), 1) / batchKeys.length
+    }
+    row.wasm_over_native = row.wasm_ns_per_key / row.native_ns_per_key
+    results.batch.push(row)
+  }
+}
+const f1 = (x) => x.toFixed(1)
+const f2 = (x) => x.toFixed(2)
+console.log(`node ${process.version}, ${os.cpus()[0].model}, load average ${os.loadavg().map(f2).join(' ')}`)
+console.log(`backends: native ${native.backend()}, wasm ${wasm.backend()}; wasm module ${fs.statSync(path.join(PKG, 'longstraw.wasm32-wasi.wasm')).size} bytes`)
+console.log('\n## owner(key), ns per call (best of 5 rounds, 10000 string keys)\n')
+console.log('| n | native | wasm | pure-JS HRW | wasm / native | wasm / JS HRW |')
+console.log('| --- | --- | --- | --- | --- | --- |')
+for (const r of results.owner) {
+  console.log(`| ${r.n} | ${f1(r.native_ns)} | ${f1(r.wasm_ns)} | ${f1(r.js_hrw_ns)} | ${f2(r.wasm_over_native)} | ${f2(r.wasm_over_js_hrw)} |`)
+}
+console.log('\n## ownerIndices, ns per key (best of 5 rounds): 256 packed keys, n = 4096\n')
+console.log('| mode | native | wasm | wasm / native |')
+console.log('| --- | --- | --- | --- |')
+for (const r of results.batch) {
+  console.log(`| ${r.mode} | ${f1(r.native_ns_per_key)} | ${f1(r.wasm_ns_per_key)} | ${f2(r.wasm_over_native)} |`)
+}
+if (jsonAt > 0) fs.writeFileSync(process.argv[jsonAt + 1], JSON.stringify(results, null, 2) + '\n')
