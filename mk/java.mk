@@ -27,3 +27,26 @@ test-java: c-lib ## the Java tests (JUnit 5 over target/release/liblongstraw.so)
 	@test -x $(JAVA_HOME)/bin/java || { echo "java: no JDK 25 at JAVA_HOME=$(JAVA_HOME)"; exit 1; }
 	$(JAVA_MVN) -o test -Dlongstraw.library=$(JAVA_LIB)
 	@echo "java: all tests passed"
+
+# ---- the release jar: dist/java/longstraw-V.jar carries the C library of every Linux triple that
+# build/dist/lib holds (this machine's from make dist; aarch64 glibc and both musl from make
+# dist-cross) under io/github/longstraw/native/<platform>/, and loads the one for the JVM's platform.
+.PHONY: dist-java dist-java-jar
+JAVA_NATIVES := $(ROOT)/build/java/natives
+JAVA_TRIPLES := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+dist: dist-java
+dist-java: dist-c-lib ## the Java jar with the native library of every Linux triple built (dist/java/)
+	@$(MAKE) --no-print-directory dist-java-jar
+# The jar from the libraries build/dist/lib holds now, without building them.
+dist-java-jar:
+	rm -rf $(JAVA_NATIVES) && mkdir -p $(DIST)/java
+	@for t in $(JAVA_TRIPLES); do \
+	  case $$t in x86_64-unknown-linux-gnu) p=linux-x86_64;; aarch64-unknown-linux-gnu) p=linux-aarch64;; \
+	    x86_64-unknown-linux-musl) p=linux-x86_64-musl;; aarch64-unknown-linux-musl) p=linux-aarch64-musl;; esac; \
+	  if [ -f $(DIST_BUILD)/lib/$$t/liblongstraw.so ]; then \
+	    mkdir -p $(JAVA_NATIVES)/$$p && cp $(DIST_BUILD)/lib/$$t/liblongstraw.so $(JAVA_NATIVES)/$$p/ && echo "java: jar carries $$p ($$t)"; \
+	  fi; done
+	@test -f $(JAVA_NATIVES)/linux-x86_64/liblongstraw.so || { echo "java: no x86_64 glibc library in $(DIST_BUILD)/lib"; exit 1; }
+	$(JAVA_MVN) -o clean package -DskipTests -Dlongstraw.natives=$(JAVA_NATIVES)
+	cp $(JAVA_DIR)/target/longstraw-$(DIST_VERSION).jar $(DIST)/java/longstraw-$(DIST_VERSION).jar
+	@unzip -l $(DIST)/java/longstraw-$(DIST_VERSION).jar | grep 'native/.*liblongstraw.so' | sed 's/^/  /'
