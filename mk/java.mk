@@ -4,8 +4,11 @@
 #
 #   make test-java   JUnit: every vector file, the validation table, the header bindings, bounded
 #                    loads under 8 threads, keyed placement, the membership fixtures
+#   make test-kafka  a real broker: single-node KRaft Kafka 4 from the Maven jars in a forked JVM on
+#                    127.0.0.1; 20,000 keys on 6 partitions, grown to 8; moved fraction, longstraw vs
+#                    Kafka's default partitioner, from the records the broker stored (about 2-4 minutes)
 #   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
-.PHONY: test-java java-deps build-java
+.PHONY: test-java test-kafka java-deps build-java
 
 JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64))
 export JAVA_HOME
@@ -27,6 +30,10 @@ test-java: c-lib ## the Java tests (JUnit 5 over target/release/liblongstraw.so)
 	@test -x $(JAVA_HOME)/bin/java || { echo "java: no JDK 25 at JAVA_HOME=$(JAVA_HOME)"; exit 1; }
 	$(JAVA_MVN) -o test -Dlongstraw.library=$(JAVA_LIB)
 	@echo "java: all tests passed"
+
+test-kafka: c-lib ## the Kafka partitioner against a real single-node KRaft broker (forked JVM, 127.0.0.1)
+	$(JAVA_MVN) -o -Pkafka test -Dtest=KafkaBrokerIT -Dlongstraw.library=$(JAVA_LIB) \
+	  -Dsurefire.failIfNoSpecifiedTests=false
 
 # ---- the release jar: dist/java/longstraw-V.jar carries the C library of every Linux triple that
 # build/dist/lib holds (this machine's from make dist; aarch64 glibc and both musl from make
