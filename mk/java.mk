@@ -10,7 +10,9 @@
 #   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
 .PHONY: test-java test-kafka java-deps build-java
 
-JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64))
+# JDK 25 wherever this machine has it (a JAVA_HOME of another JDK in the environment is not used;
+# LONGSTRAW_JAVA_HOME overrides), exported so Maven and tools/dist/check-java.sh run on it.
+JAVA_HOME := $(or $(LONGSTRAW_JAVA_HOME),$(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64 /usr/lib/jvm/jdk-25*)),$(JAVA_HOME))
 export JAVA_HOME
 MVN ?= mvn
 JAVA_DIR := $(ROOT)/bindings/java
