@@ -7,8 +7,9 @@
 #   make test-kafka  a real broker: single-node KRaft Kafka 4 from the Maven jars in a forked JVM on
 #                    127.0.0.1; 20,000 keys on 6 partitions, grown to 8; moved fraction, longstraw vs
 #                    Kafka's default partitioner, from the records the broker stored (about 2-4 minutes)
+#   make bench-java  JMH: owner at n = 10 and 100 through FFM, against a pure-Java HRW (not in make bench)
 #   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
-.PHONY: test-java test-kafka java-deps build-java
+.PHONY: test-java test-kafka java-deps build-java bench-java
 
 # JDK 25 wherever this machine has it (a JAVA_HOME of another JDK in the environment is not used;
 # LONGSTRAW_JAVA_HOME overrides), exported so Maven and tools/dist/check-java.sh run on it.
@@ -59,3 +60,10 @@ dist-java-jar:
 	$(JAVA_MVN) -o clean package -DskipTests -Dlongstraw.natives=$(JAVA_NATIVES)
 	cp $(JAVA_DIR)/target/longstraw-$(DIST_VERSION).jar $(DIST)/java/longstraw-$(DIST_VERSION).jar
 	@unzip -l $(DIST)/java/longstraw-$(DIST_VERSION).jar | grep 'native/.*liblongstraw.so' | sed 's/^/  /'
+
+bench-java: c-lib ## JMH: owner at n = 10, 100 through FFM vs a pure-Java HRW
+	$(JAVA_MVN) -Pbench test-compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/bench-cp.txt \
+	  -Dmdep.includeScope=test
+	cd $(JAVA_DIR) && $(JAVA_HOME)/bin/java --enable-native-access=ALL-UNNAMED \
+	  -cp target/classes:target/test-classes:$$(cat target/bench-cp.txt) org.openjdk.jmh.Main OwnerBench \
+	  -jvmArgsAppend -Dlongstraw.library=$(JAVA_LIB)
