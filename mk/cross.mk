@@ -21,6 +21,7 @@ dist-cross-deps:
 
 dist-cross: dist-cross-deps version-check ## make dist for every triple of tools/dist/platforms.tsv (slow)
 	@$(MAKE) --no-print-directory dist-c dist-go dist-python dist-node DIST_TRIPLES="$(DIST_CROSS_TRIPLES)"
+	@$(MAKE) --no-print-directory dist-java-jar
 	@$(MAKE) --no-print-directory dist-sums
 
 DIST_CROSS_ENV = ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) GO=$(GO) \

@@ -189,7 +189,7 @@ dist-rust:
 	@echo "dist: $(DIST)/rust: $(DIST_CRATES) $(DIST_VERSION) (package + publish --dry-run passed)"
 
 dist-sums:
-	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' \) \
+	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' -o -name '*.jar' \) \
 	  | sort | xargs sha256sum > SHA256SUMS
 	@cd $(DIST) && echo "dist: artifacts (bytes):" && while read -r _ f; do printf '  %10d  %s\n' "$$(stat -c %s "$$f")" "$$f"; done < SHA256SUMS
 

@@ -79,6 +79,20 @@ else
   exit 1
 fi
 
+# The Java binding's Maven dependencies and plugins (make test-java runs Maven offline), fetched
+# into ~/.m2 once per bindings/java/pom.xml by make java-deps; needs mvn and JDK 25.
+root=$(cd "$(dirname "$0")/.." && pwd)
+java_stamp="$HOME/.m2/longstraw-java-deps-$(sha256sum "$root/bindings/java/pom.xml" | cut -c1-16)"
+if [ ! -f "$java_stamp" ]; then
+  command -v mvn >/dev/null || { say "no mvn: install Maven and JDK 25 (make test-java needs them)"; exit 1; }
+  if [ $check = 1 ]; then
+    say "missing: the Java binding's Maven dependencies (make java-deps)"; exit 1
+  fi
+  say "fetching the Java binding's Maven dependencies (make java-deps)"
+  make -s -C "$root" java-deps >/dev/null || { say "make java-deps failed (Maven Central unreachable?)"; exit 1; }
+  mkdir -p "$HOME/.m2" && touch "$java_stamp"
+fi
+
 if [ ${#missing[@]} = 0 ] && [ ${#missing_targets[@]} = 0 ] && [ $nightly_miri = 0 ] && [ $need_src = 0 ]; then
   exit 0
 fi

@@ -6,7 +6,8 @@
 use longstraw::MAX_NODE_ID_LEN;
 
 use crate::boundary::{in_slice, FfiResult};
-use crate::result::longstraw_result::{self, LONGSTRAW_INVALID_DOMAIN};
+use crate::result::longstraw_result::{self, LONGSTRAW_INVALID_DOMAIN, LONGSTRAW_INVALID_NODE_ID};
+use crate::result::record_message;
 
 /// The longest domain label (SPEC.md §12), the same limit as an id.
 const MAX_LABEL_LEN: usize = MAX_NODE_ID_LEN;
@@ -19,6 +20,10 @@ const MAX_LABEL_LEN: usize = MAX_NODE_ID_LEN;
 /// `id` must be NULL or point to `len` bytes.
 pub(crate) unsafe fn id_arg<'a>(id: *const u8, len: usize, too_long: longstraw_result) -> FfiResult<&'a [u8]> {
     if len > MAX_NODE_ID_LEN {
+        // The set's words for an id that is too long to add (the same text every language shows).
+        if too_long == LONGSTRAW_INVALID_NODE_ID {
+            record_message(longstraw::Error::NodeIdTooLong { len }.to_string());
+        }
         return Err(too_long);
     }
     // SAFETY: forwarded contract.
@@ -31,6 +36,7 @@ pub(crate) unsafe fn id_arg<'a>(id: *const u8, len: usize, too_long: longstraw_r
 /// `label` must be NULL or point to `len` bytes.
 pub(crate) unsafe fn label_arg<'a>(label: *const u8, len: usize) -> FfiResult<&'a [u8]> {
     if len > MAX_LABEL_LEN {
+        record_message(longstraw_set::Error::InvalidDomain { len }.to_string());
         return Err(LONGSTRAW_INVALID_DOMAIN);
     }
     // SAFETY: forwarded contract.

@@ -164,10 +164,9 @@ impl longstraw_result {
 
 impl From<Error> for longstraw_result {
     fn from(e: Error) -> Self {
-        // The set's own words, for longstraw_last_error_message. Core errors
-        // (the only ones a lookup can fail with) say no more than their code,
-        // so lookups never allocate a message.
-        if !matches!(e, Error::Core(_)) || matches!(e, Error::Core(longstraw::Error::SeedWithSecret)) {
+        // The set's own words, for longstraw_last_error_message (a core
+        // error records its own in the conversion below).
+        if !matches!(e, Error::Core(_)) {
             record_message(e.to_string());
         }
         match e {
@@ -192,6 +191,13 @@ impl From<Error> for longstraw_result {
 impl From<longstraw::Error> for longstraw_result {
     fn from(e: longstraw::Error) -> Self {
         use longstraw::Error as E;
+        // The core's own words, so that a binding over the C library shows the
+        // same text as the others. The one failure a well-formed lookup meets,
+        // no eligible node, says no more than its code, so lookups on an empty
+        // set never allocate.
+        if !matches!(e, E::NoEligibleNodes) {
+            record_message(e.to_string());
+        }
         match e {
             E::EmptyNodeId | E::NodeIdTooLong { .. } => LONGSTRAW_INVALID_NODE_ID,
             E::InvalidWeight { .. } => LONGSTRAW_INVALID_WEIGHT,

@@ -258,10 +258,19 @@ check_nginx() {
   ok "nginx: the released module ($(basename "$tarball")) loads into nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'); placement, failover, reload, keyed, bounded loads"
 }
 
+# ---- Java: the jar from dist/java in a fresh Maven project outside the repository ----
+check_java() {
+  local jar=$DIST/java/longstraw-$VERSION.jar
+  if [ ! -f "$jar" ]; then echo "dist-check: java: no $jar (make dist builds it)" >&2; exit 1; fi
+  bash "$ROOT/tools/dist/check-java.sh" "$jar" "$VERSION" "$WORK" "$ROOT"
+  ok "java: the jar's native library loads from a fresh Maven project; example and JUnit suite pass"
+}
+
 check_python
 check_node
 check_node_wasm
 check_c
 check_go
+check_java
 check_nginx
 echo "dist-check: $passed passed, 0 failed"

@@ -1,0 +1,69 @@
+# Java: bindings/java, a Maven project over the C library through the Foreign Function & Memory API
+# (JDK 22+; built and tested with JDK 25). Maven dependencies come from Maven Central into ~/.m2;
+# tools/prereqs.sh fetches them (java-deps), so the targets here run offline (mvn -o).
+#
+#   make test-java   JUnit: every vector file, the validation table, the header bindings, bounded
+#                    loads under 8 threads, keyed placement, the membership fixtures
+#   make test-kafka  a real broker: single-node KRaft Kafka 4 from the Maven jars in a forked JVM on
+#                    127.0.0.1; 20,000 keys on 6 partitions, grown to 8; moved fraction, longstraw vs
+#                    Kafka's default partitioner, from the records the broker stored (about 2-4 minutes)
+#   make bench-java  JMH: owner at n = 10 and 100 through FFM, against a pure-Java HRW (not in make bench)
+#   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
+.PHONY: test-java test-kafka java-deps build-java bench-java
+
+# JDK 25 wherever this machine has it (a JAVA_HOME of another JDK in the environment is not used;
+# LONGSTRAW_JAVA_HOME overrides), exported so Maven and tools/dist/check-java.sh run on it.
+JAVA_HOME := $(or $(LONGSTRAW_JAVA_HOME),$(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64 /usr/lib/jvm/jdk-25*)),$(JAVA_HOME))
+export JAVA_HOME
+MVN ?= mvn
+JAVA_DIR := $(ROOT)/bindings/java
+JAVA_MVN = cd $(JAVA_DIR) && JAVA_HOME=$(JAVA_HOME) $(MVN) -B -q
+JAVA_LIB := $(C_LIBDIR)/liblongstraw.so
+
+java-deps: ## fetch the Java binding's Maven dependencies and plugins (tools/prereqs.sh runs it)
+	$(JAVA_MVN) -Pkafka dependency:go-offline
+	$(JAVA_MVN) -Pkafka package -Dtest=PlatformTest \
+	  -Dlongstraw.natives=$(JAVA_DIR)/target/no-natives
+	$(JAVA_MVN) -Pkafka clean
+
+build-java: c-lib ## the Java binding's classes (mvn compile)
+	$(JAVA_MVN) -o compile
+
+test-java: c-lib ## the Java tests (JUnit 5 over target/release/liblongstraw.so)
+	@test -x $(JAVA_HOME)/bin/java || { echo "java: no JDK 25 at JAVA_HOME=$(JAVA_HOME)"; exit 1; }
+	$(JAVA_MVN) -o test -Dlongstraw.library=$(JAVA_LIB)
+	@echo "java: all tests passed"
+
+test-kafka: c-lib ## the Kafka partitioner against a real single-node KRaft broker (forked JVM, 127.0.0.1)
+	$(JAVA_MVN) -o -Pkafka test -Dtest=KafkaBrokerIT -Dlongstraw.library=$(JAVA_LIB) \
+	  -Dsurefire.failIfNoSpecifiedTests=false
+
+# ---- the release jar: dist/java/longstraw-V.jar carries the C library of every Linux triple that
+# build/dist/lib holds (this machine's from make dist; aarch64 glibc and both musl from make
+# dist-cross) under io/github/longstraw/native/<platform>/, and loads the one for the JVM's platform.
+.PHONY: dist-java dist-java-jar
+JAVA_NATIVES := $(ROOT)/build/java/natives
+JAVA_TRIPLES := x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+dist: dist-java
+dist-java: dist-c-lib ## the Java jar with the native library of every Linux triple built (dist/java/)
+	@$(MAKE) --no-print-directory dist-java-jar
+# The jar from the libraries build/dist/lib holds now, without building them.
+dist-java-jar:
+	rm -rf $(JAVA_NATIVES) && mkdir -p $(DIST)/java
+	@for t in $(JAVA_TRIPLES); do \
+	  case $$t in x86_64-unknown-linux-gnu) p=linux-x86_64;; aarch64-unknown-linux-gnu) p=linux-aarch64;; \
+	    x86_64-unknown-linux-musl) p=linux-x86_64-musl;; aarch64-unknown-linux-musl) p=linux-aarch64-musl;; esac; \
+	  if [ -f $(DIST_BUILD)/lib/$$t/liblongstraw.so ]; then \
+	    mkdir -p $(JAVA_NATIVES)/$$p && cp $(DIST_BUILD)/lib/$$t/liblongstraw.so $(JAVA_NATIVES)/$$p/ && echo "java: jar carries $$p ($$t)"; \
+	  fi; done
+	@test -f $(JAVA_NATIVES)/linux-x86_64/liblongstraw.so || { echo "java: no x86_64 glibc library in $(DIST_BUILD)/lib"; exit 1; }
+	$(JAVA_MVN) -o clean package -DskipTests -Dlongstraw.natives=$(JAVA_NATIVES)
+	cp $(JAVA_DIR)/target/longstraw-$(DIST_VERSION).jar $(DIST)/java/longstraw-$(DIST_VERSION).jar
+	@unzip -l $(DIST)/java/longstraw-$(DIST_VERSION).jar | grep 'native/.*liblongstraw.so' | sed 's/^/  /'
+
+bench-java: c-lib ## JMH: owner at n = 10, 100 through FFM vs a pure-Java HRW
+	$(JAVA_MVN) -Pbench test-compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/bench-cp.txt \
+	  -Dmdep.includeScope=test
+	cd $(JAVA_DIR) && $(JAVA_HOME)/bin/java --enable-native-access=ALL-UNNAMED \
+	  -cp target/classes:target/test-classes:$$(cat target/bench-cp.txt) org.openjdk.jmh.Main OwnerBench \
+	  -jvmArgsAppend -Dlongstraw.library=$(JAVA_LIB)
