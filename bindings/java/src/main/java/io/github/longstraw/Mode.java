@@ -18,6 +18,15 @@ public enum Mode {
     };
   }
 
+  /** The C ABI's {@code longstraw_mode} value. */
+  int code() {
+    return switch (this) {
+      case FLAT -> 0;
+      case TABLE -> 1;
+      case SKELETON -> 2;
+    };
+  }
+
   /** The lower-case name the other languages and membership files use ("flat", "table", "skeleton"). */
   @Override
   public String toString() {

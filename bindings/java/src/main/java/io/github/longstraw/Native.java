@@ -87,13 +87,12 @@ final class Native {
     sig("longstraw_bounded_rule_free", FunctionDescriptor.ofVoid(PTR));
     r("longstraw_bounded_rule_admit", PTR, PTR, SIZE, PTR, SIZE, U64, PTR, SIZE, PTR, PTR, PTR);
     r("longstraw_bounded_rule_cap", PTR, U32, U64, PTR);
-    r("longstraw_rendezvous_new_keyed_file", PTR, U32, PTR);
     r("longstraw_rendezvous_load_file", PTR, PTR);
     r("longstraw_rendezvous_load_bytes", PTR, SIZE, PTR);
     r("longstraw_rendezvous_save_file", PTR, PTR, PTR, PTR);
-    r("longstraw_rendezvous_new", U64, PTR, SIZE, U32, PTR);
-    r("longstraw_rendezvous_new_table", PTR, U8, SIZE, U32, F64, PTR);
-    r("longstraw_rendezvous_new_skeleton", PTR, U8, U8, PTR);
+    r("longstraw_options_init", PTR, SIZE);
+    r("longstraw_rendezvous_new", PTR, PTR);
+    r("longstraw_rendezvous_new_from", PTR, PTR, PTR);
     sig("longstraw_rendezvous_free", FunctionDescriptor.ofVoid(PTR));
     r("longstraw_rendezvous_add", PTR, PTR, SIZE, F64);
     r("longstraw_rendezvous_add_in_domain", PTR, PTR, SIZE, F64, PTR, SIZE);

@@ -552,11 +552,6 @@ public final class Rendezvous implements AutoCloseable {
         throw new InvalidArgumentException(
             ErrorCode.CONFLICTING_OPTIONS, "give either a secret or a secret file, not both");
       }
-      if (secretFile != null && seedGiven && seed != 0) {
-        throw new InvalidArgumentException(
-            ErrorCode.CONFLICTING_OPTIONS,
-            "give either a seed (placement v1) or a secret (keyed-v1), not both: a keyed set has no seed");
-      }
       // Parameters the C library cannot be told apart from LONGSTRAW_AUTO are checked here, in the
       // core's words (core/src/error.rs).
       int bits = Native.AUTO;
@@ -587,9 +582,8 @@ public final class Rendezvous implements AutoCloseable {
       for (byte[] d : domains) if (d != null) checkDomain(d);
 
       MemorySegment raw =
-          secretFile != null
-              ? Constructors.keyedFile(secretFile.toString(), placement)
-              : Constructors.flat(seed, secret, placement);
+          Constructors.flat(
+              seedGiven, seed, secret, secretFile == null ? null : secretFile.toString(), placement);
       Rendezvous members = new Rendezvous(raw);
       try {
         for (int i = 0; i < ids.size(); i++) members.add(ids.get(i), weights.get(i), domains.get(i));
