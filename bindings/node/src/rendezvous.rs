@@ -91,7 +91,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Flat)
@@ -109,7 +109,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         factory,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }"
     )]
     pub fn table(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Table)
@@ -121,7 +121,7 @@ impl Rendezvous {
     /// the error `table` would throw.
     #[napi(
         catch_unwind,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }",
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }",
         ts_return_type = "Promise<Rendezvous>"
     )]
     pub fn table_async(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> AsyncTask<BuildTask> {
@@ -144,7 +144,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         factory,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { fanoutBits?: number; levels?: number }"
     )]
     pub fn skeleton(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Skeleton)
