@@ -5,6 +5,8 @@
 //! Its per-key methods and its properties are installed natively (see
 //! `node_api::methods`); the `#[napi]` items here are those napi-rs runs.
 
+use std::sync::Arc;
+
 use longstraw_membership::{Membership, SecretSource};
 use longstraw_set::{Mode, Rendezvous as SetRendezvous, Snapshot as SetSnapshot};
 use napi::bindgen_prelude::*;
@@ -16,6 +18,7 @@ use crate::construct;
 use crate::error::{OrThrow, Res};
 use crate::load_async::LoadTask;
 use crate::membership_file;
+use crate::node_api::branded::IdCache;
 use crate::node_api::external::Reported;
 use crate::node_api::methods::{self, Receiver};
 use crate::node_api::out::Raw;
@@ -34,6 +37,7 @@ pub struct Rendezvous {
     external: Reported,
     /// Where the secret of a set loaded from a keyed file comes from; `save` writes it again.
     secret_source: Option<SecretSource>,
+    ids: IdCache,
 }
 
 impl ObjectFinalize for Rendezvous {
@@ -51,6 +55,7 @@ impl Rendezvous {
             inner,
             external,
             secret_source,
+            ids: IdCache::default(),
         }
     }
 
@@ -71,6 +76,12 @@ impl Receiver for Rendezvous {
     const CLASS: &'static std::ffi::CStr = c"Rendezvous";
     fn with_snapshot<R>(&self, f: impl FnOnce(&SetSnapshot) -> R) -> R {
         f(&self.inner.load())
+    }
+    fn with_shared<R>(&self, f: impl FnOnce(&Arc<SetSnapshot>) -> R) -> R {
+        f(&self.inner.load())
+    }
+    fn id_cache(&self) -> &IdCache {
+        &self.ids
     }
 }
 
