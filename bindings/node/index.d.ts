@@ -22,7 +22,7 @@ export declare class BoundedLoad {
    * `balanceFactor`: c, finite and at least 1 + 2^-16 (default 1.25).
    * The other options are those of `Rendezvous` (no `domains`).
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number; secret?: Buffer | Uint8Array })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: Omit<SetOptions, 'domains'> & { balanceFactor?: number })
   /**
    * Places one request for `key`; call `release()` on the result when the
    * request is over. Throws `ERR_LONGSTRAW_NO_ELIGIBLE_NODE` when no node
@@ -80,7 +80,7 @@ export declare class Rendezvous {
    * one failure domain label (string, Buffer, Uint8Array) or `null` per
    * node. `secret`: 16 bytes for keyed placement (excludes `seed`).
    */
-  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; secret?: Buffer | Uint8Array })
+  constructor(nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions)
   /**
    * `Rendezvous.table(nodes, options)`: a partition table. Each key
    * belongs to one of `2^bits` partitions and each partition's nodes are
@@ -92,14 +92,14 @@ export declare class Rendezvous {
    * 17). Building ranks every partition over every node, on every core:
    * see `tableAsync`.
    */
-  static table(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Rendezvous
+  static table(nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }): Rendezvous
   /**
    * `Rendezvous.tableAsync(nodes, options)`: the same set as
    * `Rendezvous.table(nodes, options)`, built on the thread pool so that
    * the event loop keeps turning. Bad arguments reject the promise with
    * the error `table` would throw.
    */
-  static tableAsync(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }): Promise<Rendezvous>
+  static tableAsync(nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }): Promise<Rendezvous>
   /**
    * `Rendezvous.skeleton(nodes, options)`: skeleton (hierarchical)
    * rendezvous hashing for the largest fleets. Nodes are the leaves of a
@@ -110,7 +110,7 @@ export declare class Rendezvous {
    * default is the shallowest tree whose leaf groups average at most 64
    * nodes.
    */
-  static skeleton(nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array }): Rendezvous
+  static skeleton(nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { fanoutBits?: number; levels?: number }): Rendezvous
   /**
    * `Rendezvous.load(path)`: the set a membership file (docs/MEMBERSHIP.md)
    * describes, in the mode it names; the same file gives the same
@@ -203,3 +203,20 @@ export declare function backend(): string
 
 /** The placement version new sets use by default. */
 export declare const PLACEMENT: number
+
+/**
+ * The options every constructor takes (`SetOptions` in the TypeScript
+ * types); each mode and `BoundedLoad` add their own.
+ */
+export interface SetOptions {
+  /** One number per node (default 1; 0 drains a node). */
+  weights?: number[]
+  /** A safe-integer number or a bigint below 2^64 (default 0). */
+  seed?: number | bigint
+  /** The placement version (1). */
+  placement?: number
+  /** One failure domain label (string, Buffer, Uint8Array) or `null` per node. */
+  domains?: Array<string | Buffer | Uint8Array | null>
+  /** 16 secret bytes: keyed placement (keyed-v1, docs/SPEC.md section 15); excludes `seed`. */
+  secret?: Buffer | Uint8Array
+}

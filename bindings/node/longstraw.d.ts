@@ -16,14 +16,12 @@ export type DomainLabel = string | Buffer | null
 /** The ids a set of `Id` takes: strings only for a set of strings, so that its ids stay strings. */
 export type NodeInputOf<Id extends NodeId> = Id extends string ? string : NodeInput
 
-export interface SetOptions {
-  weights?: number[]
-  seed?: number | bigint
-  placement?: number
-  domains?: Array<NodeInput | null>
-  /** 16 secret bytes: keyed placement (keyed-v1, docs/SPEC.md section 15); excludes `seed`. */
-  secret?: Buffer | Uint8Array
-}
+/**
+ * The options every constructor takes. napi generates it into index.d.ts from its one declaration in the
+ * Rust source (src/construct.rs), so a new set-wide option reaches every constructor's type from there.
+ */
+export type { SetOptions } from './index'
+import type { SetOptions } from './index'
 export interface TableOptions extends SetOptions {
   bits?: number
   replicas?: number

@@ -70,7 +70,7 @@ impl BoundedLoad {
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { balanceFactor?: number; weights?: number[]; seed?: number | bigint; placement?: number; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: Omit<SetOptions, 'domains'> & { balanceFactor?: number }"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         construct(Cx::of(env), nodes.raw(), options.raw())

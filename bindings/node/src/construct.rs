@@ -2,8 +2,10 @@
 //! `Rendezvous.table`, `Rendezvous.skeleton` and `BoundedLoad`: the options
 //! they share, and the ones each mode adds.
 
-use longstraw_set::{Mode, ModeOptions, Options, SkeletonOptions, SkeletonShape, TableOptions};
+use longstraw::Placement;
+use longstraw_set::{Mode, ModeOptions, Options, Secret, SkeletonOptions, SkeletonShape, TableOptions};
 use napi::sys;
+use napi_derive::napi;
 
 use crate::alloc;
 use crate::error::{codes, JsErr, Kind, Res};
@@ -30,7 +32,79 @@ impl Nodes {
     }
 }
 
-const SHARED_OPTIONS: [&str; 5] = ["weights", "seed", "placement", "domains", "secret"];
+/// Declares the options every constructor takes, each once: its field of
+/// [`SetOptions`] (and so its line of the `SetOptions` interface napi writes
+/// into index.d.ts, with its TypeScript type and its doc, given as a string
+/// so that napi copies it as written), its JavaScript name in the "unknown
+/// option" message, and its reader. The reader gets the
+/// value (`undefined` when not given) and the number of nodes; options are
+/// read in the order declared here.
+macro_rules! set_options {
+    ($(
+        $field:ident: $ty:ty, js $js:tt, ts $ts:tt, doc $doc:tt, read $read:expr;
+    )*) => {
+        /// The options every constructor takes (`SetOptions` in the TypeScript
+        /// types); each mode and `BoundedLoad` add their own.
+        #[napi(object, object_from_js = false, object_to_js = false)]
+        #[derive(Default)]
+        pub struct SetOptions {
+            $(
+                #[doc = $doc]
+                #[napi(js_name = $js, ts_type = $ts)]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl SetOptions {
+            /// The JavaScript names, in the order they are read.
+            const NAMES: &'static [&'static str] = &[$($js),*];
+
+            /// Reads every shared option from `options` (a plain object).
+            fn read(cx: Cx, options: sys::napi_value, nodes: usize) -> Res<SetOptions> {
+                Ok(SetOptions {
+                    $($field: {
+                        const NAME: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(concat!($js, "\0").as_bytes()) {
+                            Ok(name) => name,
+                            Err(_) => panic!("an option name has no NUL"),
+                        };
+                        let read: fn(Cx, sys::napi_value, usize) -> Res<Option<$ty>> = $read;
+                        read(cx, args::get(cx, options, NAME)?, nodes)?
+                    },)*
+                })
+            }
+        }
+    };
+}
+
+set_options! {
+    weights: Vec<f64>, js "weights", ts "number[]",
+        doc "One number per node (default 1; 0 drains a node).",
+        read read_weights;
+    seed: u64, js "seed", ts "number | bigint",
+        doc "A safe-integer number or a bigint below 2^64 (default 0).",
+        read |cx, v, _| args::seed(cx, v);
+    placement: Placement, js "placement", ts "number",
+        doc "The placement version (1).",
+        read |cx, v, _| args::placement(cx, v).map(Some);
+    domains: Vec<Option<Vec<u8>>>, js "domains", ts "Array<string | Buffer | Uint8Array | null>",
+        doc "One failure domain label (string, Buffer, Uint8Array) or `null` per node.",
+        read read_domains;
+    secret: Secret, js "secret", ts "Buffer | Uint8Array",
+        doc "16 secret bytes: keyed placement (keyed-v1, docs/SPEC.md section 15); excludes `seed`.",
+        read |cx, v, _| crate::keyed::read_secret(cx, v);
+}
+
+impl SetOptions {
+    /// The options of the set itself (those that are not one value per node).
+    fn into_set(self) -> Options {
+        Options {
+            seed: self.seed,
+            secret: self.secret,
+            placement: self.placement.unwrap_or_default(),
+            ..Options::default()
+        }
+    }
+}
 
 /// Reads `nodes` and `options` (undefined or a plain object). `extra` names
 /// the options only this constructor takes; `read_extra` reads them from the
@@ -51,22 +125,23 @@ pub fn read(
         alloc::extend(&mut owned, id, "a node id")?;
         alloc::push(&mut ids, owned, "node ids")?;
     }
-    let mut out = Nodes {
-        weights: alloc::filled(ids.len(), 1.0, "weights")?,
-        ids,
-        domains: None,
-        set: Options::default(),
-    };
-    let known: Vec<&str> = SHARED_OPTIONS.iter().chain(extra).copied().collect();
+    let known: Vec<&str> = SetOptions::NAMES.iter().chain(extra).copied().collect();
+    let mut given = SetOptions::default();
     if let Some(options) = args::options(cx, options, &known)? {
-        out.set.seed = args::seed(cx, args::get(cx, options, c"seed")?)?;
-        crate::keyed::read_secret(cx, args::get(cx, options, c"secret")?, &mut out.set)?;
-        out.set.placement = args::placement(cx, args::get(cx, options, c"placement")?)?;
-        read_weights(cx, args::get(cx, options, c"weights")?, &mut out)?;
-        read_domains(cx, args::get(cx, options, c"domains")?, &mut out)?;
+        given = SetOptions::read(cx, options, ids.len())?;
         read_extra(options)?;
     }
-    Ok(out)
+    let weights = match given.weights.take() {
+        Some(w) => w,
+        None => alloc::filled(ids.len(), 1.0, "weights")?,
+    };
+    let domains = given.domains.take();
+    Ok(Nodes {
+        ids,
+        weights,
+        domains,
+        set: given.into_set(),
+    })
 }
 
 fn check_len(what: &str, given: usize, nodes: usize) -> Res<()> {
@@ -80,33 +155,33 @@ fn check_len(what: &str, given: usize, nodes: usize) -> Res<()> {
     ))
 }
 
-fn read_weights(cx: Cx, w: sys::napi_value, out: &mut Nodes) -> Res<()> {
+fn read_weights(cx: Cx, w: sys::napi_value, nodes: usize) -> Res<Option<Vec<f64>>> {
     if types::type_of(cx, w)? == JsType::Undefined {
-        return Ok(());
+        return Ok(None);
     }
     let given = args::array(cx, w, &|| "options.weights".into())?;
-    check_len("weights", given.len(), out.ids.len())?;
-    for (at, slot) in out.weights.iter_mut().enumerate() {
+    check_len("weights", given.len(), nodes)?;
+    let mut weights = alloc::filled(nodes, 1.0, "weights")?;
+    for (at, slot) in weights.iter_mut().enumerate() {
         let what = || format!("options.weights[{at}]");
         *slot = args::weight(cx, given.get(at)?, &what)?;
         longstraw::validate_weight(*slot).map_err(|e| JsErr::from(e).context(what()))?;
     }
-    Ok(())
+    Ok(Some(weights))
 }
 
-fn read_domains(cx: Cx, d: sys::napi_value, out: &mut Nodes) -> Res<()> {
+fn read_domains(cx: Cx, d: sys::napi_value, nodes: usize) -> Res<Option<Vec<Option<Vec<u8>>>>> {
     if types::type_of(cx, d)? == JsType::Undefined {
-        return Ok(());
+        return Ok(None);
     }
     let given = args::array(cx, d, &|| "options.domains".into())?;
-    check_len("domains", given.len(), out.ids.len())?;
+    check_len("domains", given.len(), nodes)?;
     let mut labels = Vec::new();
     for at in 0..given.len() {
         let label = args::domain(cx, given.get(at)?, &|| format!("options.domains[{at}]"))?;
         alloc::push(&mut labels, label, "domain labels")?;
     }
-    out.domains = Some(labels);
-    Ok(())
+    Ok(Some(labels))
 }
 
 /// The options only a table-mode set takes.

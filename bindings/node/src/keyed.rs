@@ -6,7 +6,7 @@
 //! its content, since a hex string or a number given by mistake is the
 //! secret itself.
 
-use longstraw_set::{Options, Secret};
+use longstraw_set::Secret;
 use napi::sys;
 
 use crate::error::{codes, JsErr, Kind, Res};
@@ -15,12 +15,12 @@ use crate::node_api::{args, Cx};
 
 const EXPECTED: &str = "a Buffer or Uint8Array of 16 random bytes";
 
-/// Reads `options.secret` into `set`. (A secret excludes any seed, even 0:
-/// `longstraw-set` decides that when the set is built.)
-pub fn read_secret(cx: Cx, v: sys::napi_value, set: &mut Options) -> Res<()> {
+/// Reads `options.secret` (`None` for `undefined`). (A secret excludes any
+/// seed, even 0: `longstraw-set` decides that when the set is built.)
+pub fn read_secret(cx: Cx, v: sys::napi_value) -> Res<Option<Secret>> {
     let t = types::type_of(cx, v)?;
     if t == JsType::Undefined {
-        return Ok(());
+        return Ok(None);
     }
     let Some(bytes) = args::byte_array_or_none(cx, v, &|| "options.secret".into())? else {
         // A string is usually a password or hex text, not 128 random bits:
@@ -40,6 +40,5 @@ pub fn read_secret(cx: Cx, v: sys::napi_value, set: &mut Options) -> Res<()> {
         ));
     };
     let secret = Secret::from_bytes(bytes).map_err(|e| JsErr::from(e).context("options.secret"))?;
-    set.secret = Some(secret);
-    Ok(())
+    Ok(Some(secret))
 }

@@ -54,5 +54,10 @@ pub fn init(exports: Object, env: Env) -> Result<()> {
         .and_then(|()| install::<Snapshot>(cx, exports, &SNAPSHOT_LOOKUPS))
         .and_then(|()| install_getters::<Rendezvous>(cx, exports))
         .and_then(|()| install_getters::<Snapshot>(cx, exports))
-        .or_throw(&env)
+        .or_throw(&env)?;
+    // `owner` becomes the JavaScript method of `branded` where it can be
+    // built; otherwise the native one installed above stays.
+    node_api::branded::install_owner::<Rendezvous>(cx, exports);
+    node_api::branded::install_owner::<Snapshot>(cx, exports);
+    Ok(())
 }

@@ -5,6 +5,8 @@
 //! Its per-key methods and its properties are installed natively (see
 //! `node_api::methods`); the `#[napi]` items here are those napi-rs runs.
 
+use std::sync::Arc;
+
 use longstraw_membership::{Membership, SecretSource};
 use longstraw_set::{Mode, Rendezvous as SetRendezvous, Snapshot as SetSnapshot};
 use napi::bindgen_prelude::*;
@@ -16,6 +18,7 @@ use crate::construct;
 use crate::error::{OrThrow, Res};
 use crate::load_async::LoadTask;
 use crate::membership_file;
+use crate::node_api::branded::IdCache;
 use crate::node_api::external::Reported;
 use crate::node_api::methods::{self, Receiver};
 use crate::node_api::out::Raw;
@@ -34,6 +37,7 @@ pub struct Rendezvous {
     external: Reported,
     /// Where the secret of a set loaded from a keyed file comes from; `save` writes it again.
     secret_source: Option<SecretSource>,
+    ids: IdCache,
 }
 
 impl ObjectFinalize for Rendezvous {
@@ -51,6 +55,7 @@ impl Rendezvous {
             inner,
             external,
             secret_source,
+            ids: IdCache::default(),
         }
     }
 
@@ -72,6 +77,12 @@ impl Receiver for Rendezvous {
     fn with_snapshot<R>(&self, f: impl FnOnce(&SetSnapshot) -> R) -> R {
         f(&self.inner.load())
     }
+    fn with_shared<R>(&self, f: impl FnOnce(&Arc<SetSnapshot>) -> R) -> R {
+        f(&self.inner.load())
+    }
+    fn id_cache(&self) -> &IdCache {
+        &self.ids
+    }
 }
 
 fn node_id(cx: Cx, node: sys::napi_value) -> Res<Vec<u8>> {
@@ -91,7 +102,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         constructor,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions"
     )]
     pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Flat)
@@ -109,7 +120,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         factory,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }"
     )]
     pub fn table(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Table)
@@ -121,7 +132,7 @@ impl Rendezvous {
     /// the error `table` would throw.
     #[napi(
         catch_unwind,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number; secret?: Buffer | Uint8Array }",
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { bits?: number; replicas?: number; distinctDomains?: boolean; balance?: number }",
         ts_return_type = "Promise<Rendezvous>"
     )]
     pub fn table_async(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> AsyncTask<BuildTask> {
@@ -144,7 +155,7 @@ impl Rendezvous {
     #[napi(
         catch_unwind,
         factory,
-        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: { weights?: number[]; seed?: number | bigint; placement?: number; domains?: Array<string | Buffer | Uint8Array | null>; fanoutBits?: number; levels?: number; secret?: Buffer | Uint8Array }"
+        ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions & { fanoutBits?: number; levels?: number }"
     )]
     pub fn skeleton(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
         Rendezvous::build(env, nodes, options, Mode::Skeleton)

@@ -11,6 +11,7 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
 use crate::batch::{Answer, OwnersTask};
+use crate::node_api::branded::IdCache;
 use crate::node_api::external::Reported;
 use crate::node_api::methods::Receiver;
 use crate::node_api::Cx;
@@ -23,6 +24,7 @@ use crate::node_api::Cx;
 pub struct Snapshot {
     inner: Arc<SetSnapshot>,
     external: Reported,
+    ids: IdCache,
 }
 
 impl ObjectFinalize for Snapshot {
@@ -36,7 +38,11 @@ impl Snapshot {
     /// A snapshot object; its native memory is reported to V8 (see `external`).
     pub fn from_shared(env: napi::sys::napi_env, inner: Arc<SetSnapshot>) -> Snapshot {
         let external = Reported::new(env, &inner);
-        Snapshot { inner, external }
+        Snapshot {
+            inner,
+            external,
+            ids: IdCache::default(),
+        }
     }
 }
 
@@ -44,6 +50,12 @@ impl Receiver for Snapshot {
     const CLASS: &'static std::ffi::CStr = c"Snapshot";
     fn with_snapshot<R>(&self, f: impl FnOnce(&SetSnapshot) -> R) -> R {
         f(&self.inner)
+    }
+    fn with_shared<R>(&self, f: impl FnOnce(&Arc<SetSnapshot>) -> R) -> R {
+        f(&self.inner)
+    }
+    fn id_cache(&self) -> &IdCache {
+        &self.ids
     }
 }
 

@@ -34,6 +34,10 @@ pub trait Receiver: TypeTag + 'static {
     const CLASS: &'static CStr;
     /// Runs `f` on the snapshot current now.
     fn with_snapshot<R>(&self, f: impl FnOnce(&Snapshot) -> R) -> R;
+    /// Runs `f` on the snapshot current now, as shared.
+    fn with_shared<R>(&self, f: impl FnOnce(&std::sync::Arc<Snapshot>) -> R) -> R;
+    /// What `owner` keeps about the ids it hands out (see `branded`).
+    fn id_cache(&self) -> &super::branded::IdCache;
 }
 
 /// The body of a method: the receiver's snapshot and the first three
@@ -238,7 +242,7 @@ unsafe extern "C" fn get<C: Receiver>(env: sys::napi_env, info: sys::napi_callba
 
 /// What a callback returns: the value, or (with the exception thrown) null.
 /// A panic is an internal error, never an unwind into Node.
-fn finish(env: sys::napi_env, result: std::thread::Result<Res<sys::napi_value>>) -> sys::napi_value {
+pub(super) fn finish(env: sys::napi_env, result: std::thread::Result<Res<sys::napi_value>>) -> sys::napi_value {
     let result = result.unwrap_or_else(|_| {
         Err(JsErr::new(
             Kind::Error,
@@ -259,12 +263,22 @@ fn finish(env: sys::napi_env, result: std::thread::Result<Res<sys::napi_value>>)
     }
 }
 
+/// The error for a method of class `C` called on another object.
+pub(super) fn foreign<C: Receiver>() -> JsErr {
+    let class = C::CLASS.to_str().unwrap_or("longstraw object");
+    JsErr::new(
+        Kind::Type,
+        codes::INVALID_ARG_TYPE,
+        format!("this must be a {class} (the method was called on another object)"),
+    )
+}
+
 /// The Rust value behind `this`, if `this` is an instance of class `C`.
 ///
 /// # Safety
 /// `env` must be the running callback's environment; the returned reference
 /// must not outlive the callback (the JS object keeps the value alive meanwhile).
-unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -> Res<&'a C> {
+pub(super) unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -> Res<&'a C> {
     let class = || C::CLASS.to_str().unwrap_or("longstraw object");
     // SAFETY: `this` belongs to the running callback (upheld by the caller).
     match unsafe { instance_of::<C>(env, this) } {
@@ -272,11 +286,7 @@ unsafe fn receiver<'a, C: Receiver>(env: sys::napi_env, this: sys::napi_value) -
             // SAFETY: checked: a live `C`, kept alive by `this` during the callback.
             Ok(unsafe { &*wrapped })
         }
-        Instance::Other => Err(JsErr::new(
-            Kind::Type,
-            codes::INVALID_ARG_TYPE,
-            format!("this must be a {} (the method was called on another object)", class()),
-        )),
+        Instance::Other => Err(foreign::<C>()),
         Instance::Dead => Err(JsErr::new(
             Kind::Type,
             codes::INVALID_ARG_TYPE,

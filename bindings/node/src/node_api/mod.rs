@@ -16,12 +16,15 @@
 //! - `external`: native memory reported to V8's garbage collector;
 //! - `methods`: the per-key methods, installed on the class prototypes as
 //!   direct callbacks (their only body);
+//! - `branded`: `owner` as a JavaScript method over two native calls, with
+//!   the receiver checked once per object and each node id string made once;
 //! - `receivers`: getters guarded against a foreign `this`.
 //!
 //! Every function takes the current call's `Cx`, and every value it takes
 //! or returns belongs to that call.
 
 pub mod args;
+pub mod branded;
 pub mod compiled;
 pub mod external;
 pub mod methods;

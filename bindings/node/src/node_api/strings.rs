@@ -8,11 +8,15 @@
 //! `WriteUtf8` were 19% of `owners(string[])`; the units also show a lone
 //! surrogate exactly, where it is.
 //!
-//! Node-API is always asked for the length first, then the units are read
-//! into a buffer of that size, so a long string is never cut short. (A
-//! stack-buffer path once read at most 255 bytes and, when a multi-byte
-//! character straddled that limit, took the shorter prefix for the whole
-//! string.) Every caller-sized allocation is fallible.
+//! A short key is read in one call into a fixed array: Node-API copies at
+//! most the array's room and says how many units it copied, and fewer than
+//! the room means the whole string. Otherwise Node-API is asked for the
+//! length first, then the units are read into a buffer of that size, so a
+//! long string is never cut short. (A stack-buffer path once read at most
+//! 255 bytes and, when a multi-byte character straddled that limit, took
+//! the shorter prefix for the whole string; counting UTF-16 units, which
+//! Node-API copies one for one, cannot do that.) Every caller-sized
+//! allocation is fallible.
 
 use std::ptr;
 
@@ -70,29 +74,33 @@ fn short_read(len: usize, written: usize, what: &dyn Fn() -> String) -> Res<()> 
 }
 
 /// The UTF-8 bytes of a string, refusing lone surrogates; `None` when `v`
-/// is not a string. A string of up to `SHORT_UNITS` units goes into `buf`'s
-/// arrays, so that a per-key lookup allocates nothing.
+/// is not a string. A string of fewer than `SHORT_UNITS` units is read in
+/// one Node-API call into `buf`'s arrays, so that a per-key lookup
+/// allocates nothing; a longer one is measured first, then read whole.
 pub fn utf8<'b>(cx: Cx, v: sys::napi_value, buf: &'b mut KeyBuf, what: &dyn Fn() -> String) -> Res<Option<&'b [u8]>> {
-    let Some(len) = utf16_len(cx, v)? else {
-        return Ok(None);
-    };
-    if len > SHORT_UNITS {
-        buf.utf8.clear();
-        if !append_string(cx, v, &mut buf.units, &mut buf.utf8, what)? {
-            return Ok(None);
-        }
-        return Ok(Some(buf.utf8.as_slice()));
-    }
     let mut written = 0usize;
-    // SAFETY: `short_units` holds `SHORT_UNITS + 1 >= len + 1` units; Node-API
-    // writes at most `len` units and a zero.
-    let status =
-        unsafe { sys::napi_get_value_string_utf16(cx.0, v, buf.short_units.as_mut_ptr(), len + 1, &mut written) };
+    // SAFETY: `short_units` holds `SHORT_UNITS + 1` units; Node-API copies at
+    // most `SHORT_UNITS` units and a zero, and says how many it copied. A
+    // value that is not a string only sets `napi_string_expected`.
+    let status = unsafe {
+        sys::napi_get_value_string_utf16(cx.0, v, buf.short_units.as_mut_ptr(), SHORT_UNITS + 1, &mut written)
+    };
+    if status == sys::Status::napi_string_expected {
+        return Ok(None);
+    }
     check(status, "get_value_string_utf16")?;
-    short_read(len, written, what)?;
-    let units = &buf.short_units[..len];
-    let n = encode(units, &mut buf.short_utf8).map_err(|e| utf16_error(e, units, what))?;
-    Ok(Some(&buf.short_utf8[..n]))
+    if written < SHORT_UNITS {
+        // Fewer units than the room for them: the whole string was copied
+        // (a longer one fills the room), so no pair of surrogates was split.
+        let units = &buf.short_units[..written];
+        let n = encode(units, &mut buf.short_utf8).map_err(|e| utf16_error(e, units, what))?;
+        return Ok(Some(&buf.short_utf8[..n]));
+    }
+    buf.utf8.clear();
+    if !append_string(cx, v, &mut buf.units, &mut buf.utf8, what)? {
+        return Ok(None);
+    }
+    Ok(Some(buf.utf8.as_slice()))
 }
 
 /// Appends the UTF-8 bytes of `v` to `out` when `v` is a string (then
