@@ -52,6 +52,7 @@ include mk/dist.mk
 include mk/cross.mk
 include mk/fuzz.mk
 include mk/wasm.mk
+include mk/wasm-lib.mk
 include mk/nginx.mk
 
 build: build-rust build-c build-python build-node build-go ## every artifact: Rust libraries, header, .venv Python package, Node addon, Go
