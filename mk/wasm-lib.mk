@@ -39,3 +39,7 @@ dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-
 	$(WASM_SIMD) $(CARGO) build --quiet --profile dist --config 'profile.dist.panic="abort"' -p longstraw-c --target $(WASM)
 	cp $(C_TARGET_DIR)/$(WASM)/dist/longstraw.wasm $(DIST)/liblongstraw.wasm
 	@echo "dist: $(DIST)/liblongstraw.wasm: $$(stat -c %s $(DIST)/liblongstraw.wasm) bytes"
+
+.PHONY: bench-go-wasm
+bench-go-wasm: wasm-lib go-lib ## Owner (n = 1, 10, 100) and a 4096-key batch: the wazero runner against cgo, recorded
+	$(GO_ENV) $(GO) run ./internal/wasmabi/wasmbench | $(RECORD) --run go-wasm --command 'make bench-go-wasm'
