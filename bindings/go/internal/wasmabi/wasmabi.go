@@ -669,6 +669,25 @@ func LoadFile(path string) error {
 // discarded after a trap.
 func (s *Set) Instances() (live, trapped int) { return int(s.live.Load()), int(s.traps.Load()) }
 
+// MemoryBytes is the linear memory of the set's idle instances, in bytes.
+func (s *Set) MemoryBytes() (total uint64) {
+	var held []*instance
+	for {
+		select {
+		case in := <-s.pool:
+			held = append(held, in)
+			total += uint64(in.mem.Size())
+			continue
+		default:
+		}
+		break
+	}
+	for _, in := range held {
+		s.pool <- in
+	}
+	return total
+}
+
 // Close releases every idle instance. The set must not be used afterwards.
 func (s *Set) Close() {
 	for {

@@ -93,6 +93,39 @@ func main() {
 		w.Close()
 	}
 	fmt.Println()
+	fmt.Println("Owner from GOMAXPROCS goroutines at n = 100 (ns per call; b.RunParallel)")
+	fmt.Println()
+	fmt.Println("| face | ns per call | instances | linear memory |")
+	fmt.Println("|---|---|---|---|")
+	{
+		c, _ := sets(100)
+		rc := testing.Benchmark(func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for i := 0; pb.Next(); i++ {
+					_, _ = c.Owner(ks[i&4095])
+				}
+			})
+		})
+		fmt.Printf("| cgo | %.1f ns | - | - |\n", perOp(rc, 1))
+		for _, cap := range []int{1, runtime.GOMAXPROCS(0)} {
+			w, err := wasmabi.New(7, nil, 1, wasmabi.Options{MaxInstances: cap})
+			must(err)
+			for _, id := range nodes(100) {
+				must(w.Add(id, 1))
+			}
+			rw := testing.Benchmark(func(b *testing.B) {
+				b.RunParallel(func(pb *testing.PB) {
+					for i := 0; pb.Next(); i++ {
+						_, _, _ = w.Owner(kb[i&4095])
+					}
+				})
+			})
+			live, _ := w.Instances()
+			fmt.Printf("| wasm, pool cap %d | %.1f ns | %d | %d KiB |\n", cap, perOp(rw, 1), live, w.MemoryBytes()/1024)
+			w.Close()
+		}
+	}
+	fmt.Println()
 	fmt.Println("Batch of 4096 keys, one call (ns per key)")
 	fmt.Println()
 	fmt.Println("| n | cgo | wasm | wasm / cgo |")
