@@ -34,7 +34,7 @@ dist_platform = $(shell awk -v t=$(1) '$$1 == t { print $$$(2) }' $(DIST_PLATFOR
 # liblongstraw.a (debug info stripped) and native-static-libs.txt (what
 # `rustc --print native-static-libs` reported for it).
 
-dist: version-check dist-python dist-node dist-c dist-go dist-rust dist-nginx ## release artifacts into dist/ for this machine's triple
+dist: version-check dist-python dist-node dist-c dist-wasm dist-go dist-rust dist-nginx ## release artifacts into dist/ for this machine's triple
 	@$(MAKE) --no-print-directory dist-sums
 
 dist-clean: ## remove dist/ and build/dist/
@@ -159,7 +159,7 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 # ---- Go: the module with its header and one static archive per GOOS_GOARCH ----
 DIST_GO_MODULE := github.com/longstraw/longstraw/bindings/go
 DIST_GO_DIR = $(DIST)/go/longstraw-go-v$(DIST_VERSION)
-dist-go: dist-c-lib
+dist-go: dist-c-lib dist-wasm
 	rm -rf $(DIST)/go && mkdir -p $(DIST_GO_DIR)
 	cd $(GO_DIR) && git ls-files --cached --others --exclude-standard . | grep -v '^integrations/' | while read -r f; do \
 	  [ -e "$$f" ] && install -D -m 644 "$$f" "$(DIST_GO_DIR)/$$f"; done
@@ -167,6 +167,7 @@ dist-go: dist-c-lib
 	  gp=$$(awk -v t=$$t '$$1 == t { print $$3 }' $(DIST_PLATFORMS)); [ -n "$$gp" ] || $(DIST_NO_PLATFORM); \
 	  [ "$$gp" != - ] || continue; \
 	  install -D -m 644 $(DIST_BUILD)/lib/$$t/liblongstraw.a $(DIST_GO_DIR)/lib/$$gp/liblongstraw.a; done
+	install -D -m 644 $(DIST)/liblongstraw.wasm $(DIST_GO_DIR)/internal/wasmabi/liblongstraw.wasm
 	cp $(ROOT)/LICENSE-MIT $(ROOT)/LICENSE-APACHE $(DIST_GO_DIR)/
 	cmp $(ROOT)/include/longstraw.h $(DIST_GO_DIR)/include/longstraw.h
 	python3 $(ROOT)/tools/dist/go_module_zip.py $(DIST_GO_DIR) $(DIST_GO_MODULE) v$(DIST_VERSION) $(DIST)/go/proxy
@@ -189,7 +190,7 @@ dist-rust:
 	@echo "dist: $(DIST)/rust: $(DIST_CRATES) $(DIST_VERSION) (package + publish --dry-run passed)"
 
 dist-sums:
-	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' -o -name '*.jar' \) \
+	cd $(DIST) && find . -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.tgz' -o -name '*.crate' -o -name '*.zip' -o -name '*.jar' -o -name '*.wasm' \) \
 	  | sort | xargs sha256sum > SHA256SUMS
 	@cd $(DIST) && echo "dist: artifacts (bytes):" && while read -r _ f; do printf '  %10d  %s\n' "$$(stat -c %s "$$f")" "$$f"; done < SHA256SUMS
 

@@ -22,6 +22,8 @@ mod rendezvous;
 mod result;
 mod snapshot;
 mod version;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use bounded::*;
 pub use bounded_rule::*;
@@ -31,3 +33,5 @@ pub use rendezvous::*;
 pub use result::*;
 pub use snapshot::*;
 pub use version::*;
+#[cfg(target_arch = "wasm32")]
+pub use wasm::*;

@@ -78,6 +78,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_load_file(
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
         let path = unsafe { text_arg(path, "path")? }.ok_or(LONGSTRAW_NULL_ARGUMENT)?;
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::refuse_files()?;
         let m = Membership::read(path).map_err(bad)?;
         build(m, path, out)
     })
@@ -154,6 +156,8 @@ pub unsafe extern "C" fn longstraw_rendezvous_save_file(
                 text_arg(secret_env, "secret environment variable name")?,
             )
         };
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::refuse_files()?;
         let mut m = Membership::of(&h.set.snapshot());
         if let (Some(_), Some(source)) = (&m.secret, &h.secret) {
             m.secret = Some(source.clone());

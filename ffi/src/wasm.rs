@@ -1,0 +1,58 @@
+//! What a WebAssembly host needs beyond the C ABI: memory in the module's
+//! linear memory to pass keys, ids and out-parameters through.
+//!
+//! A wasm host (wazero in Go, wasmtime in Python) cannot hand the module a
+//! pointer to its own memory; it allocates a buffer here, copies bytes in,
+//! passes the buffer's offset to an export, and frees it. Built only for
+//! `target_arch = "wasm32"`.
+//!
+//! A panic in wasm traps (the target aborts on panic, so the boundary's
+//! `catch_unwind` catches nothing) and leaves the instance unusable: the host
+//! discards a trapped instance and reports the trap as an error.
+
+use std::alloc::{alloc, dealloc, Layout};
+
+/// Every buffer is aligned for the widest out-parameter (`u64`, `f64`).
+const ALIGN: usize = 8;
+
+/// Allocates `size` bytes (at least 1) aligned to 8 in linear memory and
+/// returns their offset, or 0 when memory cannot grow. Release with
+/// `longstraw_wasm_free(ptr, size)` and the same size.
+#[unsafe(no_mangle)]
+pub extern "C" fn longstraw_wasm_alloc(size: usize) -> *mut u8 {
+    match Layout::from_size_align(size.max(1), ALIGN) {
+        // SAFETY: the layout has a non-zero size.
+        Ok(layout) => unsafe { alloc(layout) },
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+/// Releases a buffer from `longstraw_wasm_alloc`. NULL is ignored.
+///
+/// # Safety
+/// `ptr` must be NULL or come from `longstraw_wasm_alloc(size)` with this
+/// `size`, and not be used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_free(ptr: *mut u8, size: usize) {
+    if ptr.is_null() {
+        return;
+    }
+    if let Ok(layout) = Layout::from_size_align(size.max(1), ALIGN) {
+        // SAFETY: the caller passes a pointer from longstraw_wasm_alloc with
+        // the size it asked for, so this is the layout it was allocated with.
+        unsafe { dealloc(ptr, layout) };
+    }
+}
+
+/// The file exports (`longstraw_rendezvous_load_file`, `_save_file`) refuse
+/// to run inside WebAssembly: the module is given no file system, so a path
+/// would name nothing, and a host error such as "No such file or directory"
+/// for a file that exists would mislead. The host reads and writes the file.
+pub(crate) fn refuse_files() -> crate::boundary::FfiResult {
+    crate::result::record_message(
+        "membership files are not read or written inside WebAssembly: the host reads the file and passes its bytes to \
+         longstraw_rendezvous_load_bytes"
+            .to_string(),
+    );
+    Err(crate::result::longstraw_result::LONGSTRAW_BAD_FILE)
+}

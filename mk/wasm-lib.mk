@@ -1,0 +1,57 @@
+# The C ABI compiled to WebAssembly: liblongstraw.wasm, for hosts that run it in a runtime written in
+# their own language (Go without cgo under wazero; Python under wasmtime).
+#
+#   make wasm-lib      liblongstraw.wasm (wasm32-wasip1, simd128, release) into target/wasm32-wasip1/release/
+#                      and bindings/go/internal/wasmabi/ (go:embed; not committed)
+#   make test-go-wasm  the wazero runner's tests with CGO_ENABLED=0: the placement and keyed vectors, errors,
+#                      a trap that replaces its instance, many goroutines under -race
+#   make dist-wasm     dist/liblongstraw.wasm (profile dist: fat LTO, stripped; panic=abort, as every wasm)
+#
+# wasm32-wasip1, not wasm32-unknown-unknown: WASI preview 1 is what wazero and wasmtime provide, and it
+# gives the module the environment the host chooses (LONGSTRAW_BACKEND, a secret named by secret.env) and
+# random numbers; the host gives it no directory, so the module does no file I/O (the file exports say so).
+# It is built as a library (cdylib) with no _start: the host instantiates it and calls the exports.
+.PHONY: wasm-lib test-go-wasm dist-wasm
+WASM_LIB := $(ROOT)/target/$(WASM)/release/longstraw.wasm
+WASM_GO_EMBED := $(GO_DIR)/internal/wasmabi/liblongstraw.wasm
+WASM_GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=0
+
+wasm-lib: ## liblongstraw.wasm: the C ABI for wasm32-wasip1 with simd128 (and its copy for the Go runner)
+	@rustup target list --installed 2>/dev/null | grep -qx $(WASM) \
+	  || { echo "wasm-lib: the Rust target $(WASM) is missing: run make prereqs"; exit 1; }
+	$(WASM_SIMD) $(CARGO) build --quiet --release -p longstraw-c --target $(WASM)
+	cp $(WASM_LIB) $(WASM_GO_EMBED)
+	@echo "wasm-lib: $(WASM_LIB): $$(stat -c %s $(WASM_LIB)) bytes (release, with debug info)"
+
+# The Go package embeds the module, so `go build ./...` needs it: every Go build makes it first.
+go-lib: wasm-lib
+
+# -race needs cgo for the race runtime only (go refuses -race with CGO_ENABLED=0); the package has no cgo.
+test-go-wasm: wasm-lib ## the Go wazero runner's tests, cgo off: vectors, errors, traps, -race under many goroutines
+	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
+	$(WASM_GO_ENV) $(GO) vet ./internal/wasmabi/
+	$(WASM_GO_ENV) $(GO) test -count=1 ./internal/wasmabi/
+	$(WASM_GO_ENV) CGO_ENABLED=1 $(GO) test -count=1 -race ./internal/wasmabi/
+	@echo "go-wasm: all tests passed (CGO_ENABLED=0, and -race)"
+
+dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-wasip1 with simd128
+	@mkdir -p $(DIST)
+	$(WASM_SIMD) $(CARGO) build --quiet --profile dist --config 'profile.dist.panic="abort"' -p longstraw-c --target $(WASM)
+	cp $(C_TARGET_DIR)/$(WASM)/dist/longstraw.wasm $(DIST)/liblongstraw.wasm
+	@echo "dist: $(DIST)/liblongstraw.wasm: $$(stat -c %s $(DIST)/liblongstraw.wasm) bytes"
+
+.PHONY: bench-go-wasm
+bench-go-wasm: wasm-lib go-lib ## Owner (n = 1, 10, 100) and a 4096-key batch: the wazero runner against cgo, recorded
+	$(GO_ENV) $(GO) run ./internal/wasmabi/wasmbench | $(RECORD) --run go-wasm --command 'make bench-go-wasm'
+
+# The runner's test binary cross-compiled with cgo off: linux/arm64 run under qemu-aarch64, windows/amd64
+# run under wine when it is installed (Debian's wine64), else only built. Not in make test (about a minute).
+.PHONY: test-go-wasm-cross
+test-go-wasm-cross: wasm-lib ## the Go runner's tests built for linux/arm64 (run under qemu-aarch64) and windows/amd64 (wine)
+	@mkdir -p $(ROOT)/build/go-wasm
+	$(WASM_GO_ENV) GOOS=linux GOARCH=arm64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-linux-arm64 ./internal/wasmabi/
+	$(WASM_GO_ENV) GOOS=windows GOARCH=amd64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe ./internal/wasmabi/
+	cd $(GO_DIR)/internal/wasmabi && qemu-aarch64 $(ROOT)/build/go-wasm/wasmabi-linux-arm64 -test.count=1
+	@if command -v wine64 >/dev/null || command -v wine >/dev/null; then \
+	  cd $(GO_DIR)/internal/wasmabi && $$(command -v wine64 || command -v wine) $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe -test.count=1; \
+	else echo "test-go-wasm-cross: wine is not installed: the windows/amd64 test binary was built, not run"; fi
