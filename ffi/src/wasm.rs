@@ -56,3 +56,8 @@ pub(crate) fn refuse_files() -> crate::boundary::FfiResult {
     );
     Err(crate::result::longstraw_result::LONGSTRAW_BAD_FILE)
 }
+
+/// Hosts lay `longstraw_options` out by hand (the Go runner writes it into
+/// linear memory at fixed offsets), so its wasm32 size is pinned here: a
+/// field added to the struct fails this build until the hosts follow.
+const _: () = assert!(core::mem::size_of::<crate::options::longstraw_options>() == 56);

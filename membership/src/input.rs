@@ -19,6 +19,7 @@ pub(crate) const MEMBERSHIP_LIMIT: u64 = 1 << 30;
 /// The most a secret file may hold (the secret is 32 hex digits and white space).
 pub(crate) const SECRET_LIMIT: u64 = 4096;
 /// How long a read from a pipe may get no data before it fails.
+#[cfg_attr(target_family = "wasm", allow(dead_code))] // pipes are read only natively
 pub(crate) const STALL: Duration = Duration::from_secs(10);
 
 /// The message for a path with a NUL byte, the same for every path.

@@ -160,7 +160,7 @@ func newInstance(ctx context.Context, env []string) (*instance, error) {
 	in := &instance{mod: mod, mem: mod.Memory(), fns: map[string]api.Function{}, stack: make([]uint64, 8)}
 	for _, name := range []string{
 		"longstraw_wasm_alloc", "longstraw_wasm_free", "longstraw_last_error_message", "longstraw_result_str",
-		"longstraw_rendezvous_new", "longstraw_rendezvous_load_bytes", "longstraw_rendezvous_load_file",
+		"longstraw_options_init", "longstraw_rendezvous_new", "longstraw_rendezvous_load_bytes", "longstraw_rendezvous_load_file",
 		"longstraw_rendezvous_free", "longstraw_rendezvous_add", "longstraw_rendezvous_remove",
 		"longstraw_rendezvous_set_weight", "longstraw_rendezvous_snapshot", "longstraw_snapshot_free",
 		"longstraw_snapshot_owner", "longstraw_snapshot_top_k", "longstraw_snapshot_owners", "longstraw_snapshot_len",
@@ -280,6 +280,57 @@ const (
 	opSetWeight
 )
 
+// The wasm32 layout of longstraw_options (include/longstraw.h): pointers and
+// size_t are 4 bytes, u64 and double 8-byte aligned.
+const (
+	optionsSize      = 56
+	optPlacement     = 4
+	optSeed          = 8
+	optHasSeed       = 16
+	optSecret        = 24
+	optSecretLen     = 28
+	optionsAfterData = 8 // the struct starts 8-byte aligned after the secret
+)
+
+// newSet builds the options struct in scratch memory (the library's defaults
+// from longstraw_options_init, then the seed, secret and placement) and
+// calls longstraw_rendezvous_new. Seed 0 with no secret is the default seed;
+// a non-zero seed is named, so the library refuses it next to a secret.
+func (in *instance) newSet(ctx context.Context, o *op, out uint32) (uint64, error) {
+	sp, err := in.put(ctx, 0, o.secret)
+	if err != nil {
+		return 0, err
+	}
+	off := (uint32(len(o.secret)) + optionsAfterData - 1) / optionsAfterData * optionsAfterData
+	opts, err := in.put(ctx, off, make([]byte, optionsSize))
+	if err != nil {
+		return 0, err
+	}
+	code, err := in.call(ctx, "New", "longstraw_options_init", uint64(opts), optionsSize)
+	if err != nil {
+		return 0, err
+	}
+	if err := in.check(ctx, "New", code); err != nil {
+		return 0, err
+	}
+	if len(o.secret) == 0 {
+		sp = 0
+	}
+	hasSeed := uint32(0)
+	if o.seed != 0 {
+		hasSeed = 1
+	}
+	ok := in.mem.WriteUint32Le(opts+optPlacement, o.place) &&
+		in.mem.WriteUint64Le(opts+optSeed, o.seed) &&
+		in.mem.WriteUint32Le(opts+optHasSeed, hasSeed) &&
+		in.mem.WriteUint32Le(opts+optSecret, sp) &&
+		in.mem.WriteUint32Le(opts+optSecretLen, uint32(len(o.secret)))
+	if !ok {
+		return 0, errors.New("longstraw: scratch write outside memory")
+	}
+	return in.call(ctx, "New", "longstraw_rendezvous_new", uint64(opts), uint64(out))
+}
+
 // apply runs one log entry on this instance.
 func (in *instance) apply(ctx context.Context, o *op) error {
 	switch o.kind {
@@ -288,15 +339,7 @@ func (in *instance) apply(ctx context.Context, o *op) error {
 		var err error
 		out := in.scratch + outHandle
 		if o.kind == opNew {
-			var p uint32
-			if p, err = in.put(ctx, 0, o.secret); err != nil {
-				return err
-			}
-			sp := uint64(p)
-			if len(o.secret) == 0 {
-				sp = 0
-			}
-			code, err = in.call(ctx, "New", "longstraw_rendezvous_new", o.seed, sp, uint64(len(o.secret)), uint64(o.place), uint64(out))
+			code, err = in.newSet(ctx, o, out)
 		} else {
 			var p uint32
 			if p, err = in.put(ctx, 0, o.data); err != nil {
