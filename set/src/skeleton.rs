@@ -2,7 +2,7 @@
 //! largest fleets, lock-free readers (SPEC.md §11).
 
 use longstraw::skeleton::MAX_LEVELS;
-use longstraw::skeleton::{build_groups, write_group_columns};
+use longstraw::skeleton::{build_groups, write_group_columns, write_group_links, GroupLink};
 use longstraw::{Group, KeyOffset, NodeTable, PackedKeys, Ranked, SkeletonShape, TableSummary};
 
 use crate::change::{apply, Change};
@@ -11,6 +11,9 @@ use crate::error::Result;
 use crate::members::{Members, Node};
 
 mod patch;
+
+/// Small top-k requests are ranked in a stack buffer; larger ones allocate.
+const STACK_RANKS: usize = 32;
 
 /// How a skeleton-mode set is shaped. The shape is fixed for its lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,6 +49,8 @@ pub struct SkeletonSnapshot {
     /// The groups' hashes and `1 / weight`s, flat, for the SIMD level race.
     group_hashes: Column<u64>,
     group_inv_weights: Column<f64>,
+    /// Each group's children range and summary, 16 bytes, for the lookup.
+    group_links: Column<GroupLink>,
     sorted_summary: TableSummary,
 }
 
@@ -64,6 +69,7 @@ impl SkeletonSnapshot {
             level_starts: [0; MAX_LEVELS as usize + 2],
             group_hashes: Column::new(),
             group_inv_weights: Column::new(),
+            group_links: Column::new(),
             sorted_summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
@@ -126,6 +132,9 @@ impl SkeletonSnapshot {
         let mut group_hashes = vec![0; used];
         let mut group_inv_weights = vec![0.0; used];
         write_group_columns(&groups, &mut group_hashes, &mut group_inv_weights)?;
+        let mut group_links = vec![GroupLink::EMPTY; used];
+        write_group_links(&groups, &mut group_links)?;
+        self.group_links = Column::from_vec(group_links);
         self.groups = Column::from_vec(groups);
         self.group_hashes = Column::from_vec(group_hashes);
         self.group_inv_weights = Column::from_vec(group_inv_weights);
@@ -174,6 +183,7 @@ impl SkeletonSnapshot {
             .with_backend(self.members.backend());
         longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups)
             .and_then(|s| s.with_group_columns(&self.group_hashes, &self.group_inv_weights))
+            .and_then(|s| s.with_group_links(&self.group_links))
             .expect("built together")
     }
 
@@ -195,6 +205,7 @@ impl SkeletonSnapshot {
             + self.groups.len() * std::mem::size_of::<Group>()
             + self.group_hashes.len() * 8
             + self.group_inv_weights.len() * 8
+            + self.group_links.len() * std::mem::size_of::<GroupLink>()
     }
 
     // ---- the membership, as on [`Members`] ----
@@ -215,8 +226,17 @@ impl SkeletonSnapshot {
     /// The first `out.len()` nodes of the key's skeleton ranking (children in
     /// race order, depth first); returns how many.
     pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.members.eligible())];
-        let n = self.view().top_k(key, &mut ranks);
+        let k = out.len().min(self.members.eligible());
+        if k <= STACK_RANKS {
+            let mut ranks = [Ranked::EMPTY; STACK_RANKS];
+            self.fill_indices(key, &mut ranks[..k], out)
+        } else {
+            self.fill_indices(key, &mut vec![Ranked::EMPTY; k], out)
+        }
+    }
+
+    fn fill_indices(&self, key: &[u8], ranks: &mut [Ranked], out: &mut [u32]) -> usize {
+        let n = self.view().top_k(key, ranks);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
             *o = r.index;
         }

@@ -8,7 +8,7 @@
 //! nodes in ascending hash order), so the patched tree equals a fresh build
 //! bit for bit; the tests below check that after random change sequences.
 
-use longstraw::skeleton::group_hash;
+use longstraw::skeleton::{group_hash, GroupLink};
 use longstraw::{Group, TableSummary};
 
 use super::SkeletonSnapshot;
@@ -94,11 +94,16 @@ impl SkeletonSnapshot {
         };
         if delta != 0 {
             let (lo, hi) = (self.level_starts[leaf_level], self.level_starts[leaf_level + 1]);
-            let leaves = self.groups.edit()?[lo..hi].iter_mut().zip(&self.group_prefixes[lo..hi]);
-            for (group, &prefix) in leaves {
+            let links = &mut self.group_links.edit()?[lo..hi];
+            let leaves = self.groups.edit()?[lo..hi]
+                .iter_mut()
+                .zip(links)
+                .zip(&self.group_prefixes[lo..hi]);
+            for ((group, link), &prefix) in leaves {
                 if prefix != own_leaf_prefix && group.start as usize >= at {
                     group.start = (group.start as i64 + delta) as u32;
                     group.end = (group.end as i64 + delta) as u32;
+                    (link.start, link.end) = (group.start, group.end);
                 }
             }
         }
@@ -131,6 +136,7 @@ impl SkeletonSnapshot {
                     (group.start, group.end) = (start, end);
                 }
                 self.group_inv_weights.edit()?[g] = group.inv_weight;
+                self.group_links.edit()?[g] = GroupLink::of(&group);
                 self.groups.edit()?[g] = group;
                 Ok(false)
             }
@@ -140,6 +146,7 @@ impl SkeletonSnapshot {
                 self.group_prefixes.remove(g)?;
                 self.group_hashes.remove(g)?;
                 self.group_inv_weights.remove(g)?;
+                self.group_links.remove(g)?;
                 for s in &mut self.level_starts[l + 1..=last_level + 1] {
                     *s -= 1;
                 }
@@ -152,6 +159,7 @@ impl SkeletonSnapshot {
                 self.group_prefixes.insert(g, prefix)?;
                 self.group_hashes.insert(g, group.hash)?;
                 self.group_inv_weights.insert(g, group.inv_weight)?;
+                self.group_links.insert(g, GroupLink::of(&group))?;
                 for s in &mut self.level_starts[l + 1..=last_level + 1] {
                     *s += 1;
                 }
@@ -184,7 +192,7 @@ impl SkeletonSnapshot {
     /// groups whose prefix, shortened by one level, is its own.
     fn relink_children(&mut self) -> Result<()> {
         let bits = self.shape.fanout_bits() as u32;
-        let (prefixes, groups) = (&self.group_prefixes, self.groups.edit()?);
+        let (prefixes, groups, links) = (&self.group_prefixes, self.groups.edit()?, self.group_links.edit()?);
         for l in 1..self.shape.levels() as usize {
             let (children_end, mut child) = (self.level_starts[l + 2], self.level_starts[l + 1]);
             for g in self.level_starts[l]..self.level_starts[l + 1] {
@@ -194,6 +202,7 @@ impl SkeletonSnapshot {
                 }
                 groups[g].start = first as u32;
                 groups[g].end = child as u32;
+                (links[g].start, links[g].end) = (first as u32, child as u32);
             }
         }
         Ok(())
@@ -268,6 +277,7 @@ mod tests {
                 assert_eq!(patched.level_starts, fresh.level_starts, "{at}");
                 assert_eq!(patched.group_hashes[..], fresh.group_hashes[..], "{at}");
                 assert_eq!(patched.group_inv_weights[..], fresh.group_inv_weights[..], "{at}");
+                assert_eq!(patched.group_links[..], fresh.group_links[..], "{at}");
                 assert_eq!(patched.sorted_summary, fresh.sorted_summary, "{at}");
             }
         }
