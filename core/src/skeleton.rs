@@ -242,6 +242,32 @@ pub struct Skeleton<'a> {
     root_end: usize,
     columns: Option<GroupColumns<'a>>,
     links: Option<&'a [GroupLink]>,
+    /// The sorted nodes, when they are not `nodes`' and `index`'s slices.
+    leaves: Option<&'a dyn LeafSource>,
+    /// How many nodes.
+    len: usize,
+}
+
+/// The sorted nodes `lo..hi` of one leaf group, as contiguous slices.
+#[derive(Clone, Copy, Debug)]
+pub struct Leaf<'a> {
+    /// Their hashes, ascending.
+    pub hashes: &'a [u64],
+    /// Their weights (`None`: all 1).
+    pub weights: Option<&'a [f64]>,
+    /// The caller's index of each.
+    pub index: &'a [u32],
+}
+
+/// Sorted node storage in pieces, each a run of whole leaf groups, so that
+/// an owner can share the pieces a change does not touch between versions
+/// ([`Skeleton::over_leaves`]). Positions are global: `0..len` across the
+/// pieces, in node-hash order, as [`build_groups`] numbers them.
+pub trait LeafSource: core::fmt::Debug + Sync {
+    /// The nodes at positions `lo..hi`, which lie in one piece (they are
+    /// one leaf group, or the whole set when the shape has no levels);
+    /// `None` if they do not.
+    fn leaf(&self, lo: usize, hi: usize) -> Option<Leaf<'_>>;
 }
 
 /// What a lookup reads of a group once a level's race chose it: its
@@ -383,7 +409,54 @@ impl<'a> Skeleton<'a> {
             root_end,
             columns: None,
             links: None,
+            leaves: None,
+            len: n,
         })
+    }
+
+    /// A view over `len` sorted nodes stored in pieces: `leaves` gives
+    /// each leaf group's nodes as slices. `nodes` carries the hashing, the
+    /// backend and the summary of all `len` nodes (its own node slices are
+    /// not read); `groups` is what [`build_groups`] wrote for them.
+    #[inline]
+    pub fn over_leaves(
+        nodes: NodeTable<'a>,
+        len: usize,
+        shape: SkeletonShape,
+        leaves: &'a dyn LeafSource,
+        groups: &'a [Group],
+    ) -> Result<Self, Error> {
+        let meta = NodeTable::from_summary(0, &[], None, nodes.summary())
+            .with_hashing(nodes.hashing())
+            .with_backend(nodes.backend());
+        let view = Skeleton::new(meta, shape, &[], groups)?;
+        if shape.levels > 0 && len > 0 && groups.is_empty() {
+            return Err(Error::LengthMismatch {
+                expected: shape.max_groups(len),
+                actual: 0,
+            });
+        }
+        Ok(Skeleton {
+            leaves: Some(leaves),
+            len,
+            ..view
+        })
+    }
+
+    /// The nodes at sorted positions `lo..hi` (one leaf group).
+    #[inline]
+    fn leaf_at(&self, lo: usize, hi: usize) -> Option<Leaf<'a>> {
+        match self.leaves {
+            Some(leaves) => leaves.leaf(lo, hi),
+            None => Some(Leaf {
+                hashes: self.nodes.hashes().get(lo..hi)?,
+                weights: match self.nodes.weights() {
+                    Some(w) => Some(w.get(lo..hi)?),
+                    None => None,
+                },
+                index: self.index.get(lo..hi)?,
+            }),
+        }
     }
 
     /// The same view, reading each chosen group's children range and
@@ -461,7 +534,7 @@ impl<'a> Skeleton<'a> {
         }
         let (mut lo, mut hi) = (0usize, self.root_end);
         let mut summary = self.nodes.summary();
-        let mut leaf = (0usize, self.nodes.hashes().len());
+        let mut leaf = (0usize, self.len);
         for level in 1..=self.shape.levels {
             let gs = self.groups.get(lo..hi)?;
             let c = match self.columns {
@@ -484,8 +557,7 @@ impl<'a> Skeleton<'a> {
                 summary = g.summary;
             }
         }
-        let pos = leaf.0 + self.leaf_owner(key_hash, leaf.0, leaf.1, summary)?;
-        self.index.get(pos).copied()
+        self.leaf_owner(key_hash, leaf.0, leaf.1, summary)
     }
 
     /// [`Skeleton::owner_of_hash`] over the group columns and links: per
@@ -514,11 +586,9 @@ impl<'a> Skeleton<'a> {
             (lo, hi, summary) = (link.start as usize, link.end as usize, link.summary);
         }
         if self.shape.levels == 0 {
-            (lo, hi) = (0, self.nodes.hashes().len());
+            (lo, hi) = (0, self.len);
         }
-        prefetch(self.index.get(lo..hi)?);
-        let pos = lo + self.leaf_owner(key_hash, lo, hi, summary)?;
-        self.index.get(pos).copied()
+        self.leaf_owner(key_hash, lo, hi, summary)
     }
 
     /// The race winner among groups `lo..hi` (one level's children), as
@@ -541,20 +611,23 @@ impl<'a> Skeleton<'a> {
         }
     }
 
-    fn leaf_table(&self, lo: usize, hi: usize, summary: TableSummary) -> Option<NodeTable<'a>> {
-        let hashes = self.nodes.hashes().get(lo..hi)?;
-        let weights = self.nodes.weights().and_then(|w| w.get(lo..hi));
-        Some(
-            NodeTable::from_summary(0, hashes, weights, summary)
-                .with_hashing(self.nodes.hashing())
-                .with_backend(self.nodes.backend()),
-        )
+    /// The v1 race over one leaf's nodes.
+    #[inline]
+    fn leaf_race(&self, nodes: Leaf<'a>, summary: TableSummary) -> NodeTable<'a> {
+        NodeTable::from_summary(0, nodes.hashes, nodes.weights, summary)
+            .with_hashing(self.nodes.hashing())
+            .with_backend(self.nodes.backend())
     }
 
-    fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<usize> {
-        // Every shape, weighted too, on the table's dispatched kernel.
-        let leaf = self.leaf_table(lo, hi, summary)?;
-        leaf.owner_of_hash(key_hash).map(|i| i as usize)
+    /// The caller's index of the owner among sorted nodes `lo..hi` (one
+    /// leaf group): every shape, weighted too, on the table's dispatched
+    /// kernel; the caller indices are fetched while it runs.
+    #[inline]
+    fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<u32> {
+        let nodes = self.leaf_at(lo, hi)?;
+        prefetch(nodes.index);
+        let i = self.leaf_race(nodes, summary).owner_of_hash(key_hash)?;
+        nodes.index.get(i as usize).copied()
     }
 
     /// Writes the first `out.len()` nodes of the key's skeleton ranking (SPEC.md
@@ -570,7 +643,7 @@ impl<'a> Skeleton<'a> {
         if self.nodes.eligible() == 0 {
             return 0;
         }
-        let n = self.nodes.hashes().len();
+        let n = self.len;
         self.fill(key_hash, 0, (0, self.root_end), (0, n), self.nodes.summary(), out)
     }
 
@@ -578,7 +651,7 @@ impl<'a> Skeleton<'a> {
     /// first of their failure domain (CRUSH `firstn`, SPEC.md §12).
     /// `domains` is indexed by the caller's node index.
     pub fn top_k_distinct_of_hash(&self, key_hash: u64, domains: &[u32], out: &mut [Ranked]) -> Result<usize, Error> {
-        let n = self.nodes.hashes().len();
+        let n = self.len;
         if domains.len() != n {
             return Err(Error::LengthMismatch {
                 expected: n,
@@ -626,11 +699,11 @@ impl<'a> Skeleton<'a> {
             let (taken, rest) = out.split_at_mut(*filled);
             let domain_of = |i: u32| domains.get(i as usize).copied().unwrap_or(u32::MAX);
             let mut len = 0;
-            for pos in leaf.0..leaf.1 {
-                let (Some(&i), Some(&h)) = (self.index.get(pos), self.nodes.hashes().get(pos)) else {
-                    continue;
-                };
-                let w = self.nodes.weight(pos);
+            let Some(nodes) = self.leaf_at(leaf.0, leaf.1) else {
+                return;
+            };
+            for (j, (&h, &i)) in nodes.hashes.iter().zip(nodes.index).enumerate() {
+                let w = nodes.weights.map_or(1.0, |w| w.get(j).copied().unwrap_or(0.0));
                 if w == 0.0 || taken.iter().any(|r| domain_of(r.index) == domain_of(i)) {
                     continue;
                 }
@@ -667,13 +740,13 @@ impl<'a> Skeleton<'a> {
             return 0;
         }
         if level == self.shape.levels {
-            let Some(table) = self.leaf_table(leaf.0, leaf.1, summary) else {
+            let Some(nodes) = self.leaf_at(leaf.0, leaf.1) else {
                 return 0;
             };
-            prefetch(self.index.get(leaf.0..leaf.1).unwrap_or_default());
-            let n = table.top_k_of_hash(key_hash, out);
+            prefetch(nodes.index);
+            let n = self.leaf_race(nodes, summary).top_k_of_hash(key_hash, out);
             for r in &mut out[..n] {
-                r.index = self.index.get(leaf.0 + r.index as usize).copied().unwrap_or(u32::MAX);
+                r.index = nodes.index.get(r.index as usize).copied().unwrap_or(u32::MAX);
             }
             return n;
         }

@@ -10,7 +10,10 @@ use crate::column::Column;
 use crate::error::Result;
 use crate::members::{Members, Node};
 
+mod nodes;
 mod patch;
+
+use nodes::SortedNodes;
 
 /// Small top-k requests are ranked in a stack buffer; larger ones allocate.
 const STACK_RANKS: usize = 32;
@@ -34,12 +37,10 @@ pub struct SkeletonOptions {
 pub struct SkeletonSnapshot {
     members: Members,
     shape: SkeletonShape,
-    /// Node hashes, ascending; weights and caller indices in the same order.
-    /// Like the members' arrays, shared with the previous snapshot until a
+    /// Node hashes, ascending; weights and caller indices in the same order,
+    /// in chunks of whole leaf groups that the next snapshot shares until a
     /// change touches them.
-    sorted_hashes: Column<u64>,
-    sorted_weights: Column<f64>,
-    order: Column<u32>,
+    nodes: SortedNodes,
     groups: Column<Group>,
     /// Each group's hash prefix, and where each level's groups start
     /// (`level_starts[l]`, level 1 at 0, one past the last level at the
@@ -61,9 +62,7 @@ impl SkeletonSnapshot {
         let mut snap = SkeletonSnapshot {
             members,
             shape,
-            sorted_hashes: Column::new(),
-            sorted_weights: Column::new(),
-            order: Column::new(),
+            nodes: SortedNodes::default(),
             groups: Column::new(),
             group_prefixes: Column::new(),
             level_starts: [0; MAX_LEVELS as usize + 2],
@@ -116,15 +115,14 @@ impl SkeletonSnapshot {
         let weights = self.members.weights();
         let mut order: Vec<u32> = (0..hashes.len() as u32).collect();
         order.sort_unstable_by_key(|&i| hashes[i as usize]);
-        self.sorted_hashes = Column::from_vec(order.iter().map(|&i| hashes[i as usize]).collect());
-        self.sorted_weights = Column::from_vec(order.iter().map(|&i| weights[i as usize]).collect());
-        self.order = Column::from_vec(order);
+        let sorted_hashes: Vec<u64> = order.iter().map(|&i| hashes[i as usize]).collect();
+        let sorted_weights: Vec<f64> = order.iter().map(|&i| weights[i as usize]).collect();
         let mut groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
         let used = build_groups(
             self.members.hashing().group_seed(),
             self.shape,
-            &self.sorted_hashes,
-            &self.sorted_weights,
+            &sorted_hashes,
+            &sorted_weights,
             &mut groups,
         )?;
         groups.truncate(used);
@@ -138,22 +136,23 @@ impl SkeletonSnapshot {
         self.groups = Column::from_vec(groups);
         self.group_hashes = Column::from_vec(group_hashes);
         self.group_inv_weights = Column::from_vec(group_inv_weights);
-        self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
-        self.index_groups();
+        self.sorted_summary = TableSummary::of(&sorted_hashes, Some(&sorted_weights))?;
+        self.index_groups(&sorted_hashes);
+        self.nodes = SortedNodes::of(self.shape, &sorted_hashes, &sorted_weights, &order)?;
         debug_assert_eq!(self.group_prefixes.len(), used);
         Ok(())
     }
 
     /// Fills `group_prefixes` and `level_starts` for the groups `build_groups`
     /// wrote: level by level, one group per distinct prefix, ascending.
-    fn index_groups(&mut self) {
+    fn index_groups(&mut self, sorted_hashes: &[u64]) {
         let mut prefixes = Vec::with_capacity(self.groups.len());
         self.level_starts = [0; MAX_LEVELS as usize + 2];
         let levels = self.shape.levels();
         for level in 1..=levels {
             self.level_starts[level as usize] = prefixes.len();
             let mut last = None;
-            for &h in self.sorted_hashes.iter() {
+            for &h in sorted_hashes {
                 let prefix = self.shape.prefix(h, level);
                 if last != Some(prefix) {
                     prefixes.push(prefix);
@@ -178,10 +177,10 @@ impl SkeletonSnapshot {
     #[inline]
     pub fn view(&self) -> longstraw::Skeleton<'_> {
         // Validated once per snapshot: a lookup must not scan the weights.
-        let nodes = NodeTable::from_summary(0, &self.sorted_hashes, Some(&self.sorted_weights), self.sorted_summary)
+        let nodes = NodeTable::from_summary(0, &[], None, self.sorted_summary)
             .with_hashing(self.members.hashing())
             .with_backend(self.members.backend());
-        longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups)
+        longstraw::Skeleton::over_leaves(nodes, self.nodes.len(), self.shape, &self.nodes, &self.groups)
             .and_then(|s| s.with_group_columns(&self.group_hashes, &self.group_inv_weights))
             .and_then(|s| s.with_group_links(&self.group_links))
             .expect("built together")
@@ -199,9 +198,7 @@ impl SkeletonSnapshot {
     }
     /// Bytes held by the tree (sorted copies and groups), beyond the membership.
     pub fn tree_bytes(&self) -> usize {
-        self.sorted_hashes.len() * 8
-            + self.sorted_weights.len() * 8
-            + self.order.len() * 4
+        self.nodes.len() * 20
             + self.groups.len() * std::mem::size_of::<Group>()
             + self.group_hashes.len() * 8
             + self.group_inv_weights.len() * 8

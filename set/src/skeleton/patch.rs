@@ -13,7 +13,6 @@ use longstraw::{Group, TableSummary};
 
 use super::SkeletonSnapshot;
 use crate::change::Applied;
-use crate::column::Column;
 use crate::error::Result;
 
 /// How a change moved the sorted node positions at or after `at`.
@@ -35,28 +34,20 @@ impl SkeletonSnapshot {
             Applied::Added { index } => {
                 let i = index as usize;
                 let (hash, weight) = (self.members.hashes()[i], self.members.weights()[i]);
-                let at = self.sorted_hashes.partition_point(|&h| h < hash);
-                self.sorted_hashes.insert(at, hash)?;
-                self.sorted_weights.insert(at, weight)?;
-                self.order.insert(at, index)?;
+                let at = self.nodes.partition_point(|h| h < hash);
+                let group = match self.shape.levels() {
+                    0 => (0, self.nodes.len()),
+                    levels => self.node_range(hash, levels),
+                };
+                let shape = self.shape;
+                self.nodes.insert(shape, at, group, (hash, weight, index))?;
                 (hash, Shift::Inserted { at })
             }
             Applied::Removed { index } => {
                 let Some((hash, at)) = removed_hash.and_then(|h| Some((h, self.sorted_position(h)?))) else {
                     return Ok(false);
                 };
-                self.sorted_hashes.remove(at)?;
-                self.sorted_weights.remove(at)?;
-                // Caller indices after the removed node moved down by one;
-                // one pass copies and renumbers.
-                let mut order = crate::alloc::with_capacity(self.order.len() - 1 + ROOM)?;
-                order.extend(
-                    self.order[..at]
-                        .iter()
-                        .chain(&self.order[at + 1..])
-                        .map(|&o| o - u32::from(o > index)),
-                );
-                self.order = Column::from_vec(order);
+                self.nodes.remove(at, index)?;
                 (hash, Shift::Removed { at })
             }
             Applied::Reweighted { index, .. } => {
@@ -65,7 +56,7 @@ impl SkeletonSnapshot {
                 let Some(at) = self.sorted_position(hash) else {
                     return Ok(false);
                 };
-                self.sorted_weights.edit()?[at] = self.members.weights()[i];
+                self.nodes.set_weight(at, self.members.weights()[i])?;
                 (hash, Shift::None)
             }
         };
@@ -74,7 +65,15 @@ impl SkeletonSnapshot {
     }
 
     fn sorted_position(&self, hash: u64) -> Option<usize> {
-        self.sorted_hashes.binary_search(&hash).ok()
+        self.nodes.position(hash)
+    }
+
+    /// The sorted positions of the nodes in the group of `hash` at `level`.
+    fn node_range(&self, hash: u64, level: u8) -> (usize, usize) {
+        let (shape, prefix) = (self.shape, self.shape.prefix(hash, level));
+        let lo = self.nodes.partition_point(|h| shape.prefix(h, level) < prefix);
+        let hi = self.nodes.partition_point(|h| shape.prefix(h, level) <= prefix);
+        (lo, hi)
     }
 
     /// Recomputes the group of `hash` at every level, adding or dropping
@@ -122,9 +121,7 @@ impl SkeletonSnapshot {
     fn patch_group(&mut self, hash: u64, level: u8) -> Result<bool> {
         let (l, last_level) = (level as usize, self.shape.levels() as usize);
         let prefix = self.shape.prefix(hash, level);
-        let shape = self.shape;
-        let lo = self.sorted_hashes.partition_point(|&h| shape.prefix(h, level) < prefix);
-        let hi = lo + self.sorted_hashes[lo..].partition_point(|&h| shape.prefix(h, level) == prefix);
+        let (lo, hi) = self.node_range(hash, level);
         let (first, last) = (self.level_starts[l], self.level_starts[l + 1]);
         let found = self.group_prefixes[first..last].binary_search(&prefix);
         match (found, lo < hi) {
@@ -173,9 +170,9 @@ impl SkeletonSnapshot {
     /// `build_groups` computes it (children: the node range; an upper
     /// level's caller replaces them with its child-group range).
     fn group_over(&self, level: u8, prefix: u64, lo: usize, hi: usize) -> Result<Group> {
-        let weights = &self.sorted_weights[lo..hi];
+        let (hashes, weights) = self.nodes.copy_range(lo, hi);
         let mut weight = 0.0;
-        for &w in weights {
+        for &w in &weights {
             weight += w;
         }
         Ok(Group {
@@ -184,7 +181,7 @@ impl SkeletonSnapshot {
             inv_weight: if weight == 0.0 { 0.0 } else { 1.0 / weight },
             start: lo as u32,
             end: hi as u32,
-            summary: TableSummary::of(&self.sorted_hashes[lo..hi], Some(weights))?,
+            summary: TableSummary::of(&hashes, Some(&weights))?,
         })
     }
 
@@ -208,9 +205,6 @@ impl SkeletonSnapshot {
         Ok(())
     }
 }
-
-/// Spare room in the renumbered copy of `order`, as [`Column`] leaves.
-const ROOM: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -269,9 +263,7 @@ mod tests {
                 let mut fresh = patched.try_clone().unwrap();
                 fresh.rebuild().unwrap();
                 let at = format!("shape {bits}x{levels}, step {step}, {} nodes", published.len());
-                assert_eq!(patched.sorted_hashes[..], fresh.sorted_hashes[..], "{at}");
-                assert_eq!(patched.sorted_weights[..], fresh.sorted_weights[..], "{at}");
-                assert_eq!(patched.order[..], fresh.order[..], "{at}");
+                assert_eq!(patched.nodes.to_vecs(), fresh.nodes.to_vecs(), "{at}");
                 assert_eq!(patched.groups[..], fresh.groups[..], "{at}");
                 assert_eq!(patched.group_prefixes[..], fresh.group_prefixes[..], "{at}");
                 assert_eq!(patched.level_starts, fresh.level_starts, "{at}");
