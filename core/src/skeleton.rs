@@ -241,7 +241,108 @@ pub struct Skeleton<'a> {
     groups: &'a [Group],
     root_end: usize,
     columns: Option<GroupColumns<'a>>,
+    links: Option<&'a [GroupLink]>,
+    /// The sorted nodes, when they are not `nodes`' and `index`'s slices.
+    leaves: Option<&'a dyn LeafSource>,
+    /// How many nodes.
+    len: usize,
 }
+
+/// The sorted nodes `lo..hi` of one leaf group, as contiguous slices.
+#[derive(Clone, Copy, Debug)]
+pub struct Leaf<'a> {
+    /// Their hashes, ascending.
+    pub hashes: &'a [u64],
+    /// Their weights (`None`: all 1).
+    pub weights: Option<&'a [f64]>,
+    /// The caller's index of each.
+    pub index: &'a [u32],
+}
+
+/// Sorted node storage in pieces, each a run of whole leaf groups, so that
+/// an owner can share the pieces a change does not touch between versions
+/// ([`Skeleton::over_leaves`]). Positions are global: `0..len` across the
+/// pieces, in node-hash order, as [`build_groups`] numbers them.
+pub trait LeafSource: core::fmt::Debug + Sync {
+    /// The nodes at positions `lo..hi`, which lie in one piece (they are
+    /// one leaf group, or the whole set when the shape has no levels);
+    /// `None` if they do not.
+    fn leaf(&self, lo: usize, hi: usize) -> Option<Leaf<'_>>;
+}
+
+/// What a lookup reads of a group once a level's race chose it: its
+/// children's range and, at the last level, its nodes' summary. 16 bytes,
+/// so the links of all 16 children of a fan-out-16 group fill 4 cache lines,
+/// which a lookup fetches while the race runs (see [`write_group_links`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct GroupLink {
+    /// [`Group::start`].
+    pub start: u32,
+    /// [`Group::end`].
+    pub end: u32,
+    /// [`Group::summary`].
+    pub summary: TableSummary,
+}
+
+impl GroupLink {
+    /// A placeholder for caller-provided storage.
+    pub const EMPTY: GroupLink = GroupLink::of(&Group::EMPTY);
+
+    /// The link of `group`.
+    #[inline]
+    pub const fn of(group: &Group) -> GroupLink {
+        GroupLink {
+            start: group.start,
+            end: group.end,
+            summary: group.summary,
+        }
+    }
+}
+
+/// Copies every group's children range and summary into `links`
+/// (`groups.len()` of them), for [`Skeleton::with_group_links`].
+pub fn write_group_links(groups: &[Group], links: &mut [GroupLink]) -> Result<(), Error> {
+    if links.len() != groups.len() {
+        return Err(Error::LengthMismatch {
+            expected: groups.len(),
+            actual: links.len(),
+        });
+    }
+    for (g, l) in groups.iter().zip(links.iter_mut()) {
+        *l = GroupLink::of(g);
+    }
+    Ok(())
+}
+
+/// Asks the CPU to start loading the cache lines of `items` (at most
+/// `MAX_PREFETCH_LINES` of them) without waiting for them: a lookup issues
+/// these before the race whose result picks one of them, so the miss
+/// overlaps the race instead of following it.
+#[inline(always)]
+fn prefetch<T>(items: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const LINE: usize = 64;
+        let bytes = core::mem::size_of_val(items).min(MAX_PREFETCH_LINES * LINE);
+        let first = items.as_ptr() as usize & !(LINE - 1);
+        let end = items.as_ptr() as usize + bytes;
+        let mut line = first;
+        while line < end {
+            // SAFETY: a prefetch is a hint that never faults and reads nothing
+            // into the program's state, whatever the address; SSE (which
+            // `_mm_prefetch` needs) is part of the x86_64 baseline.
+            unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(line as *const i8) };
+            line += LINE;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = items;
+}
+
+/// The most cache lines one [`prefetch`] asks for (a leaf group of many
+/// nodes is read by its race in order anyway; the first lines matter).
+const MAX_PREFETCH_LINES: usize = 16;
 
 /// The groups' hashes and `1 / weight`s as two flat arrays in group order
 /// (see [`write_group_columns`]), so that one level's race is a SIMD kernel
@@ -307,6 +408,73 @@ impl<'a> Skeleton<'a> {
             groups,
             root_end,
             columns: None,
+            links: None,
+            leaves: None,
+            len: n,
+        })
+    }
+
+    /// A view over `len` sorted nodes stored in pieces: `leaves` gives
+    /// each leaf group's nodes as slices. `nodes` carries the hashing, the
+    /// backend and the summary of all `len` nodes (its own node slices are
+    /// not read); `groups` is what [`build_groups`] wrote for them.
+    #[inline]
+    pub fn over_leaves(
+        nodes: NodeTable<'a>,
+        len: usize,
+        shape: SkeletonShape,
+        leaves: &'a dyn LeafSource,
+        groups: &'a [Group],
+    ) -> Result<Self, Error> {
+        let meta = NodeTable::from_summary(0, &[], None, nodes.summary())
+            .with_hashing(nodes.hashing())
+            .with_backend(nodes.backend());
+        let view = Skeleton::new(meta, shape, &[], groups)?;
+        if shape.levels > 0 && len > 0 && groups.is_empty() {
+            return Err(Error::LengthMismatch {
+                expected: shape.max_groups(len),
+                actual: 0,
+            });
+        }
+        Ok(Skeleton {
+            leaves: Some(leaves),
+            len,
+            ..view
+        })
+    }
+
+    /// The nodes at sorted positions `lo..hi` (one leaf group).
+    #[inline]
+    fn leaf_at(&self, lo: usize, hi: usize) -> Option<Leaf<'a>> {
+        match self.leaves {
+            Some(leaves) => leaves.leaf(lo, hi),
+            None => Some(Leaf {
+                hashes: self.nodes.hashes().get(lo..hi)?,
+                weights: match self.nodes.weights() {
+                    Some(w) => Some(w.get(lo..hi)?),
+                    None => None,
+                },
+                index: self.index.get(lo..hi)?,
+            }),
+        }
+    }
+
+    /// The same view, reading each chosen group's children range and
+    /// summary from `links` as [`write_group_links`] wrote them for this
+    /// view's groups (16 bytes each, fetched while a level's race runs)
+    /// instead of from the group's record. Results are identical with or
+    /// without them; they are used together with the group columns.
+    #[inline]
+    pub fn with_group_links(self, links: &'a [GroupLink]) -> Result<Self, Error> {
+        if links.len() != self.groups.len() {
+            return Err(Error::LengthMismatch {
+                expected: self.groups.len(),
+                actual: links.len(),
+            });
+        }
+        Ok(Skeleton {
+            links: Some(links),
+            ..self
         })
     }
 
@@ -361,9 +529,12 @@ impl<'a> Skeleton<'a> {
         if self.nodes.eligible() == 0 {
             return None;
         }
+        if let (Some(cols), Some(links)) = (self.columns, self.links) {
+            return self.owner_linked(key_hash, cols, links);
+        }
         let (mut lo, mut hi) = (0usize, self.root_end);
         let mut summary = self.nodes.summary();
-        let mut leaf = (0usize, self.nodes.hashes().len());
+        let mut leaf = (0usize, self.len);
         for level in 1..=self.shape.levels {
             let gs = self.groups.get(lo..hi)?;
             let c = match self.columns {
@@ -386,24 +557,77 @@ impl<'a> Skeleton<'a> {
                 summary = g.summary;
             }
         }
-        let pos = leaf.0 + self.leaf_owner(key_hash, leaf.0, leaf.1, summary)?;
-        self.index.get(pos).copied()
+        self.leaf_owner(key_hash, leaf.0, leaf.1, summary)
     }
 
-    fn leaf_table(&self, lo: usize, hi: usize, summary: TableSummary) -> Option<NodeTable<'a>> {
-        let hashes = self.nodes.hashes().get(lo..hi)?;
-        let weights = self.nodes.weights().and_then(|w| w.get(lo..hi));
-        Some(
-            NodeTable::from_summary(0, hashes, weights, summary)
-                .with_hashing(self.nodes.hashing())
-                .with_backend(self.nodes.backend()),
-        )
+    /// [`Skeleton::owner_of_hash`] over the group columns and links: per
+    /// level, the links of every child are fetched while the children race,
+    /// and at the leaf, the caller indices while the nodes race, so that each
+    /// level costs one round of cache misses instead of two.
+    #[inline]
+    fn owner_linked(&self, key_hash: u64, cols: GroupColumns<'a>, links: &'a [GroupLink]) -> Option<u32> {
+        let (mut lo, mut hi) = (0usize, self.root_end);
+        let mut summary = self.nodes.summary();
+        for _ in 0..self.shape.levels {
+            let children = links.get(lo..hi)?;
+            prefetch(children);
+            let columns = Columns {
+                hashes: cols.hashes.get(lo..hi)?,
+                inv_weights: cols.inv_weights.get(lo..hi)?,
+            };
+            let c = match self.nodes.backend().group_race(key_hash, columns) {
+                Some(c) => c,
+                None => {
+                    let gs = self.groups.get(lo..hi)?;
+                    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?
+                }
+            };
+            let link = children.get(c)?;
+            (lo, hi, summary) = (link.start as usize, link.end as usize, link.summary);
+        }
+        if self.shape.levels == 0 {
+            (lo, hi) = (0, self.len);
+        }
+        self.leaf_owner(key_hash, lo, hi, summary)
     }
 
-    fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<usize> {
-        // Every shape, weighted too, on the table's dispatched kernel.
-        let leaf = self.leaf_table(lo, hi, summary)?;
-        leaf.owner_of_hash(key_hash).map(|i| i as usize)
+    /// The race winner among groups `lo..hi` (one level's children), as
+    /// [`Skeleton::owner_of_hash`] runs it; `None` when none has weight.
+    #[inline]
+    fn race_children(&self, key_hash: u64, lo: usize, hi: usize) -> Option<usize> {
+        let gs = self.groups.get(lo..hi)?;
+        match self.columns {
+            Some(cols) => {
+                let columns = Columns {
+                    hashes: cols.hashes.get(lo..hi)?,
+                    inv_weights: cols.inv_weights.get(lo..hi)?,
+                };
+                match self.nodes.backend().group_race(key_hash, columns) {
+                    Some(c) => Some(c),
+                    None => race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight)),
+                }
+            }
+            None => race_groups(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight)),
+        }
+    }
+
+    /// The v1 race over one leaf's nodes.
+    #[inline]
+    fn leaf_race(&self, nodes: Leaf<'a>, summary: TableSummary) -> NodeTable<'a> {
+        NodeTable::from_summary(0, nodes.hashes, nodes.weights, summary)
+            .with_hashing(self.nodes.hashing())
+            .with_backend(self.nodes.backend())
+    }
+
+    /// The caller's index of the owner among sorted nodes `lo..hi` (one
+    /// leaf group): every shape, weighted too, on the table's dispatched
+    /// kernel; the caller indices are fetched while it runs.
+    #[inline]
+    fn leaf_owner(&self, key_hash: u64, lo: usize, hi: usize, summary: TableSummary) -> Option<u32> {
+        let nodes = self.leaf_at(lo, hi)?;
+        prefetch(nodes.index);
+        let i = self.leaf_race(nodes, summary).owner_of_hash(key_hash)?;
+        nodes.index.get(i as usize).copied()
     }
 
     /// Writes the first `out.len()` nodes of the key's skeleton ranking (SPEC.md
@@ -419,7 +643,7 @@ impl<'a> Skeleton<'a> {
         if self.nodes.eligible() == 0 {
             return 0;
         }
-        let n = self.nodes.hashes().len();
+        let n = self.len;
         self.fill(key_hash, 0, (0, self.root_end), (0, n), self.nodes.summary(), out)
     }
 
@@ -427,7 +651,7 @@ impl<'a> Skeleton<'a> {
     /// first of their failure domain (CRUSH `firstn`, SPEC.md §12).
     /// `domains` is indexed by the caller's node index.
     pub fn top_k_distinct_of_hash(&self, key_hash: u64, domains: &[u32], out: &mut [Ranked]) -> Result<usize, Error> {
-        let n = self.nodes.hashes().len();
+        let n = self.len;
         if domains.len() != n {
             return Err(Error::LengthMismatch {
                 expected: n,
@@ -475,11 +699,11 @@ impl<'a> Skeleton<'a> {
             let (taken, rest) = out.split_at_mut(*filled);
             let domain_of = |i: u32| domains.get(i as usize).copied().unwrap_or(u32::MAX);
             let mut len = 0;
-            for pos in leaf.0..leaf.1 {
-                let (Some(&i), Some(&h)) = (self.index.get(pos), self.nodes.hashes().get(pos)) else {
-                    continue;
-                };
-                let w = self.nodes.weight(pos);
+            let Some(nodes) = self.leaf_at(leaf.0, leaf.1) else {
+                return;
+            };
+            for (j, (&h, &i)) in nodes.hashes.iter().zip(nodes.index).enumerate() {
+                let w = nodes.weights.map_or(1.0, |w| w.get(j).copied().unwrap_or(0.0));
                 if w == 0.0 || taken.iter().any(|r| domain_of(r.index) == domain_of(i)) {
                     continue;
                 }
@@ -516,22 +740,50 @@ impl<'a> Skeleton<'a> {
             return 0;
         }
         if level == self.shape.levels {
-            let Some(table) = self.leaf_table(leaf.0, leaf.1, summary) else {
+            let Some(nodes) = self.leaf_at(leaf.0, leaf.1) else {
                 return 0;
             };
-            let n = table.top_k_of_hash(key_hash, out);
+            prefetch(nodes.index);
+            let n = self.leaf_race(nodes, summary).top_k_of_hash(key_hash, out);
             for r in &mut out[..n] {
-                r.index = self.index.get(leaf.0 + r.index as usize).copied().unwrap_or(u32::MAX);
+                r.index = nodes.index.get(r.index as usize).copied().unwrap_or(u32::MAX);
             }
             return n;
         }
         let Some(gs) = self.groups.get(children.0..children.1) else {
             return 0;
         };
+        // The race winner is the first child in race order (§11.3), and most
+        // requests fill from its subtree alone: descend into it first, as
+        // `owner` does, and rank every child only when it falls short.
+        let links = self.links.and_then(|l| l.get(children.0..children.1));
+        if let Some(links) = links {
+            prefetch(links);
+        }
+        let first = self.race_children(key_hash, children.0, children.1);
+        let mut n = 0;
+        let link = first.and_then(|c| match links {
+            Some(links) => links.get(c).copied(),
+            None => gs.get(c).map(GroupLink::of),
+        });
+        if let Some(link) = link {
+            let range = (link.start as usize, link.end as usize);
+            n = self.fill(key_hash, level + 1, range, range, link.summary, out);
+            if n == out.len() {
+                return n;
+            }
+        }
         let mut ranks = [Ranked::EMPTY; 1 << MAX_FANOUT_BITS];
         let m = rank_groups(key_hash, gs, &mut ranks);
-        let mut n = 0;
-        for r in &ranks[..m] {
+        let skip = match first {
+            Some(c) if m > 0 && ranks[0].index as usize == c => 1,
+            // The race and the ranking disagree (they must not): rank from scratch.
+            _ => {
+                n = 0;
+                0
+            }
+        };
+        for r in &ranks[skip..m] {
             let g = &gs[r.index as usize];
             let range = (g.start as usize, g.end as usize);
             n += self.fill(key_hash, level + 1, range, range, g.summary, &mut out[n..]);

@@ -2,7 +2,7 @@
 //! largest fleets, lock-free readers (SPEC.md §11).
 
 use longstraw::skeleton::MAX_LEVELS;
-use longstraw::skeleton::{build_groups, write_group_columns};
+use longstraw::skeleton::{build_groups, write_group_columns, write_group_links, GroupLink};
 use longstraw::{Group, KeyOffset, NodeTable, PackedKeys, Ranked, SkeletonShape, TableSummary};
 
 use crate::change::{apply, Change};
@@ -10,7 +10,13 @@ use crate::column::Column;
 use crate::error::Result;
 use crate::members::{Members, Node};
 
+mod nodes;
 mod patch;
+
+use nodes::SortedNodes;
+
+/// Small top-k requests are ranked in a stack buffer; larger ones allocate.
+const STACK_RANKS: usize = 32;
 
 /// How a skeleton-mode set is shaped. The shape is fixed for its lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,12 +37,10 @@ pub struct SkeletonOptions {
 pub struct SkeletonSnapshot {
     members: Members,
     shape: SkeletonShape,
-    /// Node hashes, ascending; weights and caller indices in the same order.
-    /// Like the members' arrays, shared with the previous snapshot until a
+    /// Node hashes, ascending; weights and caller indices in the same order,
+    /// in chunks of whole leaf groups that the next snapshot shares until a
     /// change touches them.
-    sorted_hashes: Column<u64>,
-    sorted_weights: Column<f64>,
-    order: Column<u32>,
+    nodes: SortedNodes,
     groups: Column<Group>,
     /// Each group's hash prefix, and where each level's groups start
     /// (`level_starts[l]`, level 1 at 0, one past the last level at the
@@ -46,6 +50,8 @@ pub struct SkeletonSnapshot {
     /// The groups' hashes and `1 / weight`s, flat, for the SIMD level race.
     group_hashes: Column<u64>,
     group_inv_weights: Column<f64>,
+    /// Each group's children range and summary, 16 bytes, for the lookup.
+    group_links: Column<GroupLink>,
     sorted_summary: TableSummary,
 }
 
@@ -56,14 +62,13 @@ impl SkeletonSnapshot {
         let mut snap = SkeletonSnapshot {
             members,
             shape,
-            sorted_hashes: Column::new(),
-            sorted_weights: Column::new(),
-            order: Column::new(),
+            nodes: SortedNodes::default(),
             groups: Column::new(),
             group_prefixes: Column::new(),
             level_starts: [0; MAX_LEVELS as usize + 2],
             group_hashes: Column::new(),
             group_inv_weights: Column::new(),
+            group_links: Column::new(),
             sorted_summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
@@ -110,15 +115,14 @@ impl SkeletonSnapshot {
         let weights = self.members.weights();
         let mut order: Vec<u32> = (0..hashes.len() as u32).collect();
         order.sort_unstable_by_key(|&i| hashes[i as usize]);
-        self.sorted_hashes = Column::from_vec(order.iter().map(|&i| hashes[i as usize]).collect());
-        self.sorted_weights = Column::from_vec(order.iter().map(|&i| weights[i as usize]).collect());
-        self.order = Column::from_vec(order);
+        let sorted_hashes: Vec<u64> = order.iter().map(|&i| hashes[i as usize]).collect();
+        let sorted_weights: Vec<f64> = order.iter().map(|&i| weights[i as usize]).collect();
         let mut groups = vec![Group::EMPTY; self.shape.max_groups(hashes.len())];
         let used = build_groups(
             self.members.hashing().group_seed(),
             self.shape,
-            &self.sorted_hashes,
-            &self.sorted_weights,
+            &sorted_hashes,
+            &sorted_weights,
             &mut groups,
         )?;
         groups.truncate(used);
@@ -126,25 +130,29 @@ impl SkeletonSnapshot {
         let mut group_hashes = vec![0; used];
         let mut group_inv_weights = vec![0.0; used];
         write_group_columns(&groups, &mut group_hashes, &mut group_inv_weights)?;
+        let mut group_links = vec![GroupLink::EMPTY; used];
+        write_group_links(&groups, &mut group_links)?;
+        self.group_links = Column::from_vec(group_links);
         self.groups = Column::from_vec(groups);
         self.group_hashes = Column::from_vec(group_hashes);
         self.group_inv_weights = Column::from_vec(group_inv_weights);
-        self.sorted_summary = TableSummary::of(&self.sorted_hashes, Some(&self.sorted_weights))?;
-        self.index_groups();
+        self.sorted_summary = TableSummary::of(&sorted_hashes, Some(&sorted_weights))?;
+        self.index_groups(&sorted_hashes);
+        self.nodes = SortedNodes::of(self.shape, &sorted_hashes, &sorted_weights, &order)?;
         debug_assert_eq!(self.group_prefixes.len(), used);
         Ok(())
     }
 
     /// Fills `group_prefixes` and `level_starts` for the groups `build_groups`
     /// wrote: level by level, one group per distinct prefix, ascending.
-    fn index_groups(&mut self) {
+    fn index_groups(&mut self, sorted_hashes: &[u64]) {
         let mut prefixes = Vec::with_capacity(self.groups.len());
         self.level_starts = [0; MAX_LEVELS as usize + 2];
         let levels = self.shape.levels();
         for level in 1..=levels {
             self.level_starts[level as usize] = prefixes.len();
             let mut last = None;
-            for &h in self.sorted_hashes.iter() {
+            for &h in sorted_hashes {
                 let prefix = self.shape.prefix(h, level);
                 if last != Some(prefix) {
                     prefixes.push(prefix);
@@ -169,11 +177,12 @@ impl SkeletonSnapshot {
     #[inline]
     pub fn view(&self) -> longstraw::Skeleton<'_> {
         // Validated once per snapshot: a lookup must not scan the weights.
-        let nodes = NodeTable::from_summary(0, &self.sorted_hashes, Some(&self.sorted_weights), self.sorted_summary)
+        let nodes = NodeTable::from_summary(0, &[], None, self.sorted_summary)
             .with_hashing(self.members.hashing())
             .with_backend(self.members.backend());
-        longstraw::Skeleton::new(nodes, self.shape, &self.order, &self.groups)
+        longstraw::Skeleton::over_leaves(nodes, self.nodes.len(), self.shape, &self.nodes, &self.groups)
             .and_then(|s| s.with_group_columns(&self.group_hashes, &self.group_inv_weights))
+            .and_then(|s| s.with_group_links(&self.group_links))
             .expect("built together")
     }
 
@@ -189,12 +198,11 @@ impl SkeletonSnapshot {
     }
     /// Bytes held by the tree (sorted copies and groups), beyond the membership.
     pub fn tree_bytes(&self) -> usize {
-        self.sorted_hashes.len() * 8
-            + self.sorted_weights.len() * 8
-            + self.order.len() * 4
+        self.nodes.len() * 20
             + self.groups.len() * std::mem::size_of::<Group>()
             + self.group_hashes.len() * 8
             + self.group_inv_weights.len() * 8
+            + self.group_links.len() * std::mem::size_of::<GroupLink>()
     }
 
     // ---- the membership, as on [`Members`] ----
@@ -215,8 +223,17 @@ impl SkeletonSnapshot {
     /// The first `out.len()` nodes of the key's skeleton ranking (children in
     /// race order, depth first); returns how many.
     pub fn top_k_into(&self, key: &[u8], out: &mut [u32]) -> usize {
-        let mut ranks = vec![Ranked::EMPTY; out.len().min(self.members.eligible())];
-        let n = self.view().top_k(key, &mut ranks);
+        let k = out.len().min(self.members.eligible());
+        if k <= STACK_RANKS {
+            let mut ranks = [Ranked::EMPTY; STACK_RANKS];
+            self.fill_indices(key, &mut ranks[..k], out)
+        } else {
+            self.fill_indices(key, &mut vec![Ranked::EMPTY; k], out)
+        }
+    }
+
+    fn fill_indices(&self, key: &[u8], ranks: &mut [Ranked], out: &mut [u32]) -> usize {
+        let n = self.view().top_k(key, ranks);
         for (o, r) in out.iter_mut().zip(&ranks[..n]) {
             *o = r.index;
         }

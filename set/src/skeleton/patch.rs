@@ -8,12 +8,11 @@
 //! nodes in ascending hash order), so the patched tree equals a fresh build
 //! bit for bit; the tests below check that after random change sequences.
 
-use longstraw::skeleton::group_hash;
+use longstraw::skeleton::{group_hash, GroupLink};
 use longstraw::{Group, TableSummary};
 
 use super::SkeletonSnapshot;
 use crate::change::Applied;
-use crate::column::Column;
 use crate::error::Result;
 
 /// How a change moved the sorted node positions at or after `at`.
@@ -35,28 +34,20 @@ impl SkeletonSnapshot {
             Applied::Added { index } => {
                 let i = index as usize;
                 let (hash, weight) = (self.members.hashes()[i], self.members.weights()[i]);
-                let at = self.sorted_hashes.partition_point(|&h| h < hash);
-                self.sorted_hashes.insert(at, hash)?;
-                self.sorted_weights.insert(at, weight)?;
-                self.order.insert(at, index)?;
+                let at = self.nodes.partition_point(|h| h < hash);
+                let group = match self.shape.levels() {
+                    0 => (0, self.nodes.len()),
+                    levels => self.node_range(hash, levels),
+                };
+                let shape = self.shape;
+                self.nodes.insert(shape, at, group, (hash, weight, index))?;
                 (hash, Shift::Inserted { at })
             }
             Applied::Removed { index } => {
                 let Some((hash, at)) = removed_hash.and_then(|h| Some((h, self.sorted_position(h)?))) else {
                     return Ok(false);
                 };
-                self.sorted_hashes.remove(at)?;
-                self.sorted_weights.remove(at)?;
-                // Caller indices after the removed node moved down by one;
-                // one pass copies and renumbers.
-                let mut order = crate::alloc::with_capacity(self.order.len() - 1 + ROOM)?;
-                order.extend(
-                    self.order[..at]
-                        .iter()
-                        .chain(&self.order[at + 1..])
-                        .map(|&o| o - u32::from(o > index)),
-                );
-                self.order = Column::from_vec(order);
+                self.nodes.remove(at, index)?;
                 (hash, Shift::Removed { at })
             }
             Applied::Reweighted { index, .. } => {
@@ -65,7 +56,7 @@ impl SkeletonSnapshot {
                 let Some(at) = self.sorted_position(hash) else {
                     return Ok(false);
                 };
-                self.sorted_weights.edit()?[at] = self.members.weights()[i];
+                self.nodes.set_weight(at, self.members.weights()[i])?;
                 (hash, Shift::None)
             }
         };
@@ -74,7 +65,15 @@ impl SkeletonSnapshot {
     }
 
     fn sorted_position(&self, hash: u64) -> Option<usize> {
-        self.sorted_hashes.binary_search(&hash).ok()
+        self.nodes.position(hash)
+    }
+
+    /// The sorted positions of the nodes in the group of `hash` at `level`.
+    fn node_range(&self, hash: u64, level: u8) -> (usize, usize) {
+        let (shape, prefix) = (self.shape, self.shape.prefix(hash, level));
+        let lo = self.nodes.partition_point(|h| shape.prefix(h, level) < prefix);
+        let hi = self.nodes.partition_point(|h| shape.prefix(h, level) <= prefix);
+        (lo, hi)
     }
 
     /// Recomputes the group of `hash` at every level, adding or dropping
@@ -94,11 +93,16 @@ impl SkeletonSnapshot {
         };
         if delta != 0 {
             let (lo, hi) = (self.level_starts[leaf_level], self.level_starts[leaf_level + 1]);
-            let leaves = self.groups.edit()?[lo..hi].iter_mut().zip(&self.group_prefixes[lo..hi]);
-            for (group, &prefix) in leaves {
+            let links = &mut self.group_links.edit()?[lo..hi];
+            let leaves = self.groups.edit()?[lo..hi]
+                .iter_mut()
+                .zip(links)
+                .zip(&self.group_prefixes[lo..hi]);
+            for ((group, link), &prefix) in leaves {
                 if prefix != own_leaf_prefix && group.start as usize >= at {
                     group.start = (group.start as i64 + delta) as u32;
                     group.end = (group.end as i64 + delta) as u32;
+                    (link.start, link.end) = (group.start, group.end);
                 }
             }
         }
@@ -117,9 +121,7 @@ impl SkeletonSnapshot {
     fn patch_group(&mut self, hash: u64, level: u8) -> Result<bool> {
         let (l, last_level) = (level as usize, self.shape.levels() as usize);
         let prefix = self.shape.prefix(hash, level);
-        let shape = self.shape;
-        let lo = self.sorted_hashes.partition_point(|&h| shape.prefix(h, level) < prefix);
-        let hi = lo + self.sorted_hashes[lo..].partition_point(|&h| shape.prefix(h, level) == prefix);
+        let (lo, hi) = self.node_range(hash, level);
         let (first, last) = (self.level_starts[l], self.level_starts[l + 1]);
         let found = self.group_prefixes[first..last].binary_search(&prefix);
         match (found, lo < hi) {
@@ -131,6 +133,7 @@ impl SkeletonSnapshot {
                     (group.start, group.end) = (start, end);
                 }
                 self.group_inv_weights.edit()?[g] = group.inv_weight;
+                self.group_links.edit()?[g] = GroupLink::of(&group);
                 self.groups.edit()?[g] = group;
                 Ok(false)
             }
@@ -140,6 +143,7 @@ impl SkeletonSnapshot {
                 self.group_prefixes.remove(g)?;
                 self.group_hashes.remove(g)?;
                 self.group_inv_weights.remove(g)?;
+                self.group_links.remove(g)?;
                 for s in &mut self.level_starts[l + 1..=last_level + 1] {
                     *s -= 1;
                 }
@@ -152,6 +156,7 @@ impl SkeletonSnapshot {
                 self.group_prefixes.insert(g, prefix)?;
                 self.group_hashes.insert(g, group.hash)?;
                 self.group_inv_weights.insert(g, group.inv_weight)?;
+                self.group_links.insert(g, GroupLink::of(&group))?;
                 for s in &mut self.level_starts[l + 1..=last_level + 1] {
                     *s += 1;
                 }
@@ -165,9 +170,9 @@ impl SkeletonSnapshot {
     /// `build_groups` computes it (children: the node range; an upper
     /// level's caller replaces them with its child-group range).
     fn group_over(&self, level: u8, prefix: u64, lo: usize, hi: usize) -> Result<Group> {
-        let weights = &self.sorted_weights[lo..hi];
+        let (hashes, weights) = self.nodes.copy_range(lo, hi);
         let mut weight = 0.0;
-        for &w in weights {
+        for &w in &weights {
             weight += w;
         }
         Ok(Group {
@@ -176,7 +181,7 @@ impl SkeletonSnapshot {
             inv_weight: if weight == 0.0 { 0.0 } else { 1.0 / weight },
             start: lo as u32,
             end: hi as u32,
-            summary: TableSummary::of(&self.sorted_hashes[lo..hi], Some(weights))?,
+            summary: TableSummary::of(&hashes, Some(&weights))?,
         })
     }
 
@@ -184,7 +189,7 @@ impl SkeletonSnapshot {
     /// groups whose prefix, shortened by one level, is its own.
     fn relink_children(&mut self) -> Result<()> {
         let bits = self.shape.fanout_bits() as u32;
-        let (prefixes, groups) = (&self.group_prefixes, self.groups.edit()?);
+        let (prefixes, groups, links) = (&self.group_prefixes, self.groups.edit()?, self.group_links.edit()?);
         for l in 1..self.shape.levels() as usize {
             let (children_end, mut child) = (self.level_starts[l + 2], self.level_starts[l + 1]);
             for g in self.level_starts[l]..self.level_starts[l + 1] {
@@ -194,14 +199,12 @@ impl SkeletonSnapshot {
                 }
                 groups[g].start = first as u32;
                 groups[g].end = child as u32;
+                (links[g].start, links[g].end) = (first as u32, child as u32);
             }
         }
         Ok(())
     }
 }
-
-/// Spare room in the renumbered copy of `order`, as [`Column`] leaves.
-const ROOM: usize = 8;
 
 #[cfg(test)]
 mod tests {
@@ -260,14 +263,13 @@ mod tests {
                 let mut fresh = patched.try_clone().unwrap();
                 fresh.rebuild().unwrap();
                 let at = format!("shape {bits}x{levels}, step {step}, {} nodes", published.len());
-                assert_eq!(patched.sorted_hashes[..], fresh.sorted_hashes[..], "{at}");
-                assert_eq!(patched.sorted_weights[..], fresh.sorted_weights[..], "{at}");
-                assert_eq!(patched.order[..], fresh.order[..], "{at}");
+                assert_eq!(patched.nodes.to_vecs(), fresh.nodes.to_vecs(), "{at}");
                 assert_eq!(patched.groups[..], fresh.groups[..], "{at}");
                 assert_eq!(patched.group_prefixes[..], fresh.group_prefixes[..], "{at}");
                 assert_eq!(patched.level_starts, fresh.level_starts, "{at}");
                 assert_eq!(patched.group_hashes[..], fresh.group_hashes[..], "{at}");
                 assert_eq!(patched.group_inv_weights[..], fresh.group_inv_weights[..], "{at}");
+                assert_eq!(patched.group_links[..], fresh.group_links[..], "{at}");
                 assert_eq!(patched.sorted_summary, fresh.sorted_summary, "{at}");
             }
         }
