@@ -342,6 +342,8 @@ fn prefetch<T>(items: &[T]) {
 
 /// The most cache lines one [`prefetch`] asks for (a leaf group of many
 /// nodes is read by its race in order anyway; the first lines matter).
+/// Only x86_64 prefetches (other targets compile [`prefetch`] to nothing).
+#[cfg(target_arch = "x86_64")]
 const MAX_PREFETCH_LINES: usize = 16;
 
 /// The groups' hashes and `1 / weight`s as two flat arrays in group order
