@@ -1,8 +1,8 @@
 # Documentation that cannot drift.
 #
 #   make test-docs        every fenced code block in every *.md runs (tools/doctest/run_docs.py: Python,
-#                         Node CJS and ESM, Go, C; Rust through rustdoc), shown outputs checked; then the
-#                         performance-number lint (tools/doctest/perf_lint.py)
+#                         Node CJS and ESM, Go, C, Java on JDK 25; Rust through rustdoc), shown outputs
+#                         checked; then the performance-number lint (tools/doctest/perf_lint.py)
 #   make docs-examples    the code blocks only
 .PHONY: test-docs docs-examples docs-rustdoc typecheck-tools
 
@@ -13,10 +13,11 @@ $(TYPECHECK_DIR)/node_modules/.package-lock.json: $(TYPECHECK_DIR)/package.json 
 	touch $@
 typecheck-tools: $(TYPECHECK_DIR)/node_modules/.package-lock.json
 
-docs-examples: build-python build-node go-lib c-lib
+docs-examples: build-python build-node go-lib c-lib build-java
 	python3 $(ROOT)/tools/doctest/test_doc_tools.py
 	$(CARGO) build --quiet --release -p longstraw-cli
-	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO)
+	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO) \
+	  --java $(JAVA_HOME)/bin/java
 
 # The rust blocks of the docs are doctests: set/README.md of longstraw-set (set/src/readme_doctests.rs), the
 # repository's other docs of the unpublished longstraw-bench (bench/src/readme_doctests.rs).

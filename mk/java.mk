@@ -26,8 +26,11 @@ java-deps: ## fetch the Java binding's Maven dependencies and plugins (tools/pre
 	  -Dlongstraw.natives=$(JAVA_DIR)/target/no-natives
 	$(JAVA_MVN) -Pkafka clean
 
+# Also writes target/classpath.txt, the compile classpath with the provided kafka-clients, for the docs
+# runner (tools/doctest/run_docs.py runs the ```java blocks over target/classes and it).
 build-java: c-lib ## the Java binding's classes (mvn compile)
-	$(JAVA_MVN) -o compile
+	$(JAVA_MVN) -o compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/classpath.txt \
+	  -DincludeScope=compile
 
 test-java: c-lib ## the Java tests (JUnit 5 over target/release/liblongstraw.so)
 	@test -x $(JAVA_HOME)/bin/java || { echo "java: no JDK 25 at JAVA_HOME=$(JAVA_HOME)"; exit 1; }

@@ -18,9 +18,14 @@ The rules (also in tools/doctest/README.md):
   become one ``main``, each block in its own scope, as Go blocks do. A C block that is neither fails.
 * Go blocks of one file become one ``main``, each block in its own scope (so each is self-contained). A
   line that prints ends with ``// => LINE``: the program's output must be exactly those lines, in order.
+* Java blocks of one file become one ``main`` the same way (``import`` lines hoisted), run by the JDK's
+  single-file source launcher over the binding's classes (``make build-java``) and its Maven classpath
+  (kafka-clients); ``// => LINE`` as in Go. With no JDK 22+ found (and no ``--java`` given) the Java
+  blocks are listed as SKIPPED, with the reason, in the report.
 
 Errors point at the Markdown file and line: programs are padded so that their line numbers are the
-document's (Python, JS), or carry ``#line``/``//line`` directives (C, Go).
+document's (Python, JS), or carry ``#line``/``//line`` directives (C, Go); a Java error's line in the
+generated source is rewritten to the document's.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ import shell  # noqa: E402  (tools/doctest/shell.py: the `sh` blocks)
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-RUNNABLE = {"python", "js", "go", "c", "rust", "sh"}
+RUNNABLE = {"python", "js", "go", "c", "java", "rust", "sh"}
 ALIASES = {"py": "python", "javascript": "js", "mjs": "js", "cjs": "js", "golang": "go"}
 
 
@@ -75,6 +80,8 @@ class Block:
 class Tally:
     ran: dict[str, int] = field(default_factory=dict)
     no_run: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # runnable blocks this machine could not run
+    skip_why: dict[str, str] = field(default_factory=dict)  # language -> why its blocks were skipped
     text: int = 0
     failures: list[str] = field(default_factory=list)
 
@@ -341,6 +348,107 @@ def run_go(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> N
     check_output(tally, what, run([str(mod / "doc-program")], mod), expected, len(blocks), "go")
 
 
+# Java: the JDK the binding is built with (mk/java.mk looks in the same places), the classes `make build-java`
+# compiles, and the Maven classpath it writes beside them (kafka-clients, for the Kafka partitioner).
+JAVA_MIN = 22
+JAVA_DIR = ROOT / "bindings" / "java"
+JAVA_CLASSES = JAVA_DIR / "target" / "classes"
+JAVA_CLASSPATH = JAVA_DIR / "target" / "classpath.txt"
+# The names every Java block may use without importing them.
+# Where mk/java.mk looks for JDK 25 (glob patterns).
+JAVA_HOMES = ["/usr/lib/jvm/temurin-25-jdk-amd64", "/usr/lib/jvm/java-25-openjdk-amd64", "/usr/lib/jvm/jdk-25*"]
+JAVA_IMPORTS = ["io.github.longstraw.*", "java.nio.charset.StandardCharsets", "java.nio.file.*", "java.util.*"]
+
+
+def java_major(java: str) -> int | None:
+    """The feature release of a `java` binary (25 for "25.0.1"), or None if it does not run."""
+    try:
+        proc = subprocess.run([java, "-XshowSettings:properties", "-version"], capture_output=True, text=True,
+                              timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"^\s*java\.specification\.version = (\d+)", proc.stderr, re.M)
+    return int(m[1]) if m else None
+
+
+def find_java() -> tuple[str | None, str]:
+    """(a java of JDK 22+, '') or (None, why not): LONGSTRAW_JAVA_HOME, the JDK 25 folders mk/java.mk
+    looks in, JAVA_HOME, then PATH."""
+    found = [str(p) for pattern in JAVA_HOMES for p in sorted(Path("/").glob(pattern.lstrip("/")))]
+    homes = [os.environ.get("LONGSTRAW_JAVA_HOME", ""), *found, os.environ.get("JAVA_HOME", "")]
+    candidates = [str(Path(h) / "bin" / "java") for h in homes if h] + [shutil.which("java") or ""]
+    checked: set[str] = set()
+    seen: list[str] = []
+    for java in candidates:
+        if not java or java in checked or not Path(java).is_file():
+            continue
+        checked.add(java)
+        major = java_major(java)
+        if major is not None and major >= JAVA_MIN:
+            return java, ""
+        seen.append(f"{java} (JDK {major})" if major is not None else f"{java} (does not run)")
+    tried = ", ".join(seen) if seen else "none at LONGSTRAW_JAVA_HOME, /usr/lib/jvm/*-25*, JAVA_HOME or on PATH"
+    return None, f"no JDK {JAVA_MIN}+ found (tried: {tried}); install JDK 25 or pass --java"
+
+
+def java_program(blocks: list[Block]) -> tuple[str, dict[int, int], list[str]]:
+    """(source, generated line -> document line, expected output): each block in its own scope of one main."""
+    imports: list[tuple[str, int]] = []
+    body: list[tuple[str, int]] = []
+    expected: list[str] = []
+    for b in blocks:
+        body.append(("{", b.line - 1))
+        for k, text in enumerate(b.lines):
+            if text.startswith("import "):
+                imports.append((text, b.line + k))
+                continue
+            exp = split_expectation(text, "//")
+            if exp and exp[0].strip():
+                expected.append(exp[1])
+                text = exp[0]
+            body.append((text, b.line + k))
+        body.append(("}", b.line + len(b.lines)))
+    out: list[tuple[str, int]] = [(f"import {name};", 0) for name in JAVA_IMPORTS] + imports
+    out.append(("public class DocBlocks {", 0))
+    out.append(("public static void main(String[] args) throws Exception {", 0))
+    out += body
+    out += [("}", 0), ("}", 0)]
+    lines = {i + 1: doc for i, (_, doc) in enumerate(out) if doc}
+    return "\n".join(text for text, _ in out) + "\n", lines, expected
+
+
+def run_java(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> None:
+    rel = path.relative_to(ROOT)
+    what = f"java {rel}"
+    if args.java is None:
+        tally.skipped.extend(f"{b.where()} (java)" for b in blocks)
+        tally.skip_why["java"] = args.java_missing
+        print(f"  SKIPPED {what} ({len(blocks)} block{'s' if len(blocks) != 1 else ''}): {args.java_missing}")
+        return
+    if not JAVA_CLASSES.is_dir():
+        tally.failures.append(f"{what}: {JAVA_CLASSES.relative_to(ROOT)} does not exist: run `make build-java` first")
+        print(f"  FAIL {what}")
+        return
+    src, lines, expected = java_program(blocks)
+    folder = work / "java" / slug(path)  # one folder per program: the launcher compiles nothing beside it
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "DocBlocks.java").write_text(src)
+    classpath = [str(JAVA_CLASSES)]
+    if JAVA_CLASSPATH.is_file():
+        classpath += [p for p in JAVA_CLASSPATH.read_text().strip().split(os.pathsep) if p]
+    libdir = Path(os.environ["CARGO_TARGET_DIR"]) / "release" if os.environ.get("CARGO_TARGET_DIR") else ROOT / "target" / "release"
+    proc = run([args.java, "--enable-native-access=ALL-UNNAMED", f"-Dlongstraw.library={libdir / 'liblongstraw.so'}",
+                "-cp", os.pathsep.join(classpath), "DocBlocks.java"], folder)
+
+    def to_doc(text: str) -> str:  # DocBlocks.java:N -> the Markdown file and line
+        return re.sub(r"DocBlocks\.java:(\d+)",
+                      lambda m: f"{rel}:{lines[int(m[1])]}" if int(m[1]) in lines else m[0], text)
+
+    proc = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout if proc.returncode == 0 else to_doc(proc.stdout),
+                                       to_doc(proc.stderr))
+    check_output(tally, what, proc, expected, len(blocks), "java")
+
+
 def run_sh(path: Path, blocks: list[Block], work: Path, tally: Tally) -> None:
     script = work / (slug(path) + ".sh")
     script.write_text(shell.script_for(path, ROOT, blocks))
@@ -376,10 +484,20 @@ def main() -> int:
     ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"))
     ap.add_argument("--node", default="node")
     ap.add_argument("--go", default=shutil.which("go") or "/usr/local/go/bin/go")
-    ap.add_argument("--only", help="comma-separated languages to run (python,js,go,c); others are listed")
+    ap.add_argument("--java", help="the JDK 22+ `java` for the Java blocks; given, a missing or older JDK fails "
+                    "the run; not given, one is looked for and the Java blocks are SKIPPED (listed) if none is found")
+    ap.add_argument("--only", help="comma-separated languages to run (python,js,go,c,java,sh); others are listed")
     ap.add_argument("--summary", help="write the counts as JSON here")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else RUNNABLE
+    args.java_missing = ""
+    if args.java is not None:
+        major = java_major(args.java)
+        if major is None or major < JAVA_MIN:
+            found = "does not run" if major is None else f"is JDK {major}"
+            raise SystemExit(f"--java {args.java} {found}: the Java blocks need JDK {JAVA_MIN}+ (CI uses 25)")
+    elif "java" in only:
+        args.java, args.java_missing = find_java()
 
     work = ROOT / "build" / "doctest"
     work.mkdir(parents=True, exist_ok=True)
@@ -405,7 +523,7 @@ def main() -> int:
             elif b.lang not in RUNNABLE:
                 tally.failures.append(
                     f"{b.where()}: a ```{' '.join(b.info)} block is neither runnable here nor marked: "
-                    "give it a language this runner knows (python, js, js esm, go, c, rust, sh), `toml` for a file, "
+                    "give it a language this runner knows (python, js, js esm, go, c, java, rust, sh), `toml` for a file, "
                     "`text` for prose, or add `not-run`")
             elif b.lang == "rust":
                 if path.resolve() not in covered:
@@ -426,6 +544,8 @@ def main() -> int:
                 run_c(path, group, work, args, tally)
             elif lang == "go":
                 run_go(path, group, work, args, tally)
+            elif lang == "java":
+                run_java(path, group, work, args, tally)
             elif lang == "sh":
                 run_sh(path, group, work, tally)
 
@@ -437,14 +557,24 @@ def main() -> int:
     print(f"marked not-run ({len(tally.no_run)}):")
     for item in tally.no_run:
         print(f"  {item}")
+    if tally.skipped:
+        print(f"\n!!! SKIPPED ({len(tally.skipped)}): runnable blocks this machine could not run !!!")
+        for lang, why in sorted(tally.skip_why.items()):
+            print(f"  {lang}: {why}")
+        for item in tally.skipped:
+            print(f"  SKIPPED {item}")
     if args.summary:
         Path(args.summary).write_text(json.dumps({"ran": tally.ran, "no_run": tally.no_run, "text": tally.text,
-                                                  "failures": len(tally.failures)}, indent=2) + "\n")
+                                                  "skipped": tally.skipped, "failures": len(tally.failures)},
+                                                 indent=2) + "\n")
     if tally.failures:
         print(f"\n{len(tally.failures)} failure(s):", file=sys.stderr)
         for f in tally.failures:
             print(f"--- {f}", file=sys.stderr)
         return 1
+    if tally.skipped:
+        print(f"docs: every block that ran showed what the document says; {len(tally.skipped)} SKIPPED (above)")
+        return 0
     print("docs: every code block ran and showed what the document says")
     return 0
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Unit tests of the docs tooling: the docs runner's C rule and the guide's rendering hook.
+"""Unit tests of the docs tooling: the docs runner's C and Java rules and the guide's rendering hook.
 
 Run with `python3 tools/doctest/test_doc_tools.py` (part of `make test-docs`); standard library only.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import unittest
+from unittest import mock
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +38,31 @@ class CBlocks(unittest.TestCase):
                                                 "longstraw_rendezvous_new(NULL, &set);"])), "")
         # "fragment" later in the block is not a visible mark at its top
         self.assertEqual(run_docs.c_kind(block(["int x = 1;", "/* fragment */"])), "")
+
+
+class JavaBlocks(unittest.TestCase):
+    def test_blocks_are_scopes_of_one_main_with_imports_hoisted_and_outputs_expected(self) -> None:
+        first = run_docs.Block(ROOT / "README.md", 10, ["java"],
+                               ["import java.time.Duration;", "int x = 1;", "System.out.println(x); // => 1"])
+        second = run_docs.Block(ROOT / "README.md", 20, ["java"], ["int x = 2;  // the same name, another scope"])
+        src, lines, expected = run_docs.java_program([first, second])
+        code = src.splitlines()
+        self.assertEqual(expected, ["1"])
+        self.assertLess(code.index("import java.time.Duration;"), code.index("public class DocBlocks {"))
+        self.assertIn("System.out.println(x);", [c.strip() for c in code])
+        # a generated line maps back to the document's line
+        self.assertEqual(lines[code.index("int x = 1;") + 1], 11)
+        self.assertEqual(lines[code.index("int x = 2;  // the same name, another scope") + 1], 20)
+        self.assertEqual(src.count("{"), src.count("}"))
+
+    def test_no_jdk_22_is_a_reason_to_report_not_a_silent_pass(self) -> None:
+        with mock.patch.object(run_docs, "JAVA_HOMES", []), \
+                mock.patch.dict(os.environ, {"PATH": "/nonexistent", "LONGSTRAW_JAVA_HOME": "/nonexistent"}), \
+                mock.patch.object(run_docs.shutil, "which", return_value=None):
+            os.environ.pop("JAVA_HOME", None)
+            java, why = run_docs.find_java()
+        self.assertIsNone(java)
+        self.assertIn("no JDK 22+ found", why)
 
 
 class GuideHook(unittest.TestCase):
