@@ -91,7 +91,7 @@ test('frozen objects and bad keys keep working as before', () => {
   assert.equal(empty.owner('k'), 'a')
 })
 
-test('patched builtins cannot change an answer', () => {
+test('patched builtins cannot change an answer', { skip: require('..').target === 'wasm32-wasi' && 'the WebAssembly build: its runtime (emnapi) is JavaScript whose own arrays read the Array.prototype indices this test patches' }, () => {
   const s = new Rendezvous(Array.from({ length: 8 }, (_, i) => `node-${i}`))
   const descriptors = []
   try {

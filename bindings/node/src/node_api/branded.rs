@@ -290,8 +290,9 @@ fn install_zeros(env: sys::napi_env) -> bool {
         return false;
     }
     ZEROS_FN.with(|f| f.set(Some((env, reference))));
-    // SAFETY: `env` is live; the hook runs on this thread at teardown.
-    unsafe { sys::napi_add_env_cleanup_hook(env, Some(forget), env.cast()) };
+    // SAFETY: `env` is live; the hook runs on this thread at teardown. (The
+    // hook is imported from emnapi's `napi` module under wasm: see `compiled`.)
+    unsafe { super::compiled::add_env_cleanup_hook(env, Some(forget), env.cast()) };
     true
 }
 

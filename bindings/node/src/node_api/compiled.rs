@@ -75,7 +75,7 @@ pub fn install(env: sys::napi_env) {
 }
 
 #[cfg(not(target_family = "wasm"))]
-use sys::napi_add_env_cleanup_hook as add_env_cleanup_hook;
+pub(super) use sys::napi_add_env_cleanup_hook as add_env_cleanup_hook;
 
 // Under emnapi (wasm32-wasip1-threads) the cleanup hooks are imported from the
 // `napi` module, not `env` where napi-sys declares every other function; the
@@ -84,7 +84,7 @@ use sys::napi_add_env_cleanup_hook as add_env_cleanup_hook;
 #[link(wasm_import_module = "napi")]
 unsafe extern "C" {
     #[link_name = "napi_add_env_cleanup_hook"]
-    fn add_env_cleanup_hook(
+    pub(super) fn add_env_cleanup_hook(
         env: sys::napi_env,
         fun: Option<unsafe extern "C" fn(arg: *mut std::ffi::c_void)>,
         arg: *mut std::ffi::c_void,
