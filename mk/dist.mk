@@ -177,8 +177,14 @@ dist-go: dist-c-lib dist-wasm
 # longstraw (core), longstraw-set, longstraw-membership (the membership file) and longstraw-cli (the
 # `longstraw` command), in dependency order; cargo packages and verifies them against each other.
 DIST_CRATES := longstraw longstraw-set longstraw-membership longstraw-cli
+# cargo verifies each crate against the others through a local registry under target/package, and it
+# reuses a source it once unpacked from a registry at that path (~/.cargo/registry/src/-<hash>/, local
+# registries only) when the version is unchanged: a rebuilt 0.x.y would be checked against a stale copy.
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 dist-rust:
 	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
+	rm -rf $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
+	  $(CARGO_HOME_DIR)/registry/cache/-*/$(c)-$(DIST_VERSION).crate)
 	$(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
 	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
 	cp $(foreach c,$(DIST_CRATES),$(C_TARGET_DIR)/package/$(c)-$(DIST_VERSION).crate) $(DIST)/rust/
