@@ -179,11 +179,12 @@ dist-go: dist-c-lib dist-wasm
 DIST_CRATES := longstraw longstraw-set longstraw-membership longstraw-cli
 # cargo verifies each crate against the others through a local registry under target/package, and it
 # reuses a source it once unpacked from a registry at that path (~/.cargo/registry/src/-<hash>/, local
-# registries only) when the version is unchanged: a rebuilt 0.x.y would be checked against a stale copy.
+# registries only) when the version is unchanged, and so does its build of it under target/package (a
+# registry crate's version is its fingerprint): a rebuilt 0.x.y would be checked against a stale copy.
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 dist-rust:
 	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
-	rm -rf $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
+	rm -rf $(C_TARGET_DIR)/package $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
 	  $(CARGO_HOME_DIR)/registry/cache/-*/$(c)-$(DIST_VERSION).crate)
 	$(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
 	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
