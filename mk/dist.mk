@@ -177,18 +177,20 @@ dist-go: dist-c-lib dist-wasm
 # longstraw (core), longstraw-set, longstraw-membership (the membership file) and longstraw-cli (the
 # `longstraw` command), in dependency order; cargo packages and verifies them against each other.
 DIST_CRATES := longstraw longstraw-set longstraw-membership longstraw-cli
-# cargo verifies each crate against the others through a local registry under target/package, and it
-# reuses a source it once unpacked from a registry at that path (~/.cargo/registry/src/-<hash>/, local
-# registries only) when the version is unchanged, and so does its build of it under target/package (a
-# registry crate's version is its fingerprint): a rebuilt 0.x.y would be checked against a stale copy.
+# cargo verifies each crate against the others through a local registry under the target dir, and it
+# reuses what it once unpacked from a registry at that path (~/.cargo/registry/src/-<hash>/, local
+# registries only) and what it built from it (a registry crate's version is its fingerprint) when the
+# version is unchanged: a rebuilt 0.x.y would be checked against a stale copy. So packaging runs in a
+# target dir of its own, emptied first, and the unpacked copies of our own crates are dropped.
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+DIST_PACKAGE_DIR := $(C_TARGET_DIR)/dist-package
 dist-rust:
 	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
-	rm -rf $(C_TARGET_DIR)/package $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
+	rm -rf $(DIST_PACKAGE_DIR) $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
 	  $(CARGO_HOME_DIR)/registry/cache/-*/$(c)-$(DIST_VERSION).crate)
-	$(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
-	$(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
-	cp $(foreach c,$(DIST_CRATES),$(C_TARGET_DIR)/package/$(c)-$(DIST_VERSION).crate) $(DIST)/rust/
+	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	cp $(foreach c,$(DIST_CRATES),$(DIST_PACKAGE_DIR)/package/$(c)-$(DIST_VERSION).crate) $(DIST)/rust/
 	@tar tzf $(DIST)/rust/longstraw-$(DIST_VERSION).crate | grep '/tests/vectors/placement-v1.json$$' >/dev/null \
 	  || { echo "dist: the longstraw crate lacks tests/vectors"; exit 1; }
 	@for c in $(DIST_CRATES); do for f in README.md LICENSE-MIT LICENSE-APACHE; do \
