@@ -85,6 +85,9 @@ public class Main {
 JAVA
 # The file:// repository is outside ~/.m2; -o would refuse it, so Maven runs online for that one
 # artifact, with everything else already cached.
+# Maven copies what it resolves from the scratch repository into ~/.m2 and prefers that copy next time,
+# so a jar rebuilt under the same version would lose to the one an earlier check resolved.
+rm -rf "${HOME}/.m2/repository/io/github/longstraw/longstraw/$version"
 (cd "$j/app" && mvn -B -q dependency:build-classpath -Dmdep.outputFile=cp.txt >/dev/null && mvn -B -q compile >/dev/null)
 out=$(cd "$j/app" && "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "target/classes:$(cat cp.txt)" example.Main)
 [ "$out" = "$version cache-c" ] || { echo "dist-check: java: the example printed '$out', not '$version cache-c'" >&2; exit 1; }
