@@ -171,7 +171,9 @@ class ModesTest {
                       r.add("extra-" + id + "-" + i, 1);
                       r.remove("extra-" + id + "-" + i);
                     } else {
-                      assertTrue(r.owner("k" + i).startsWith("cache-") || r.owner("k" + i).startsWith("extra-"));
+                      // One read: a second call could see a different (equally valid) membership.
+                      String owner = r.owner("k" + i);
+                      assertTrue(owner.startsWith("cache-") || owner.startsWith("extra-"), owner);
                     }
                   }
                   return null;
