@@ -11,8 +11,13 @@
 #                     longstraw-wasm32-wasi), copied next to the loader as napi-rs's local WASI candidate
 #   make test-node-wasm   the whole Node test suite against that build, forced through the loader
 #                     (LONGSTRAW_NODE_WASM=1); test/target.test.js asserts that wasm32-wasi loaded
+#   make build-node-browser  the browser entry (bindings/node/browser/dist): that build's browser loader and
+#                     its worker bundled by esbuild (no bare imports left), beside a copy of the .wasm
+#   make test-node-browser   that entry in headless Chromium (Debian's chromium, driven by playwright-core):
+#                     the placement-v1 and keyed-v1 vectors on a cross-origin isolated page, and a clear
+#                     error on a page that is not; fails in CI (CI=true) without chromium, skips loudly otherwise
 .PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps \
-        build-node-wasm test-node-wasm bench-node-wasm
+        build-node-wasm test-node-wasm bench-node-wasm build-node-browser test-node-browser
 
 NODE ?= node
 NPM ?= npm
@@ -93,6 +98,13 @@ test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite aga
 	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi \
 	  NODE_OPTIONS="$${NODE_OPTIONS:-} --disable-warning=ExperimentalWarning" \
 	  $(NODE) --test --test-concurrency=1 test/
+
+# The browser entry (package.json "browser"): see bindings/node/browser/index.js and build.mjs.
+build-node-browser: build-node-wasm ## the Node package's browser entry: the WebAssembly build bundled for pages
+	cd $(NODE_DIR) && $(NODE) browser/build.mjs
+
+test-node-browser: build-node-browser ## the browser entry in headless Chromium: the vectors, and pages without COOP/COEP
+	cd $(NODE_DIR) && $(NODE) test-browser/run.mjs
 
 # Not part of make bench's list: one run of both builds side by side (about half a minute).
 bench-node-wasm: build-node build-node-wasm ## owner() and a batch at n = 4096: the WebAssembly build against native, one run, recorded

@@ -4,7 +4,9 @@
 The rules (also in tools/doctest/README.md):
 
 * A block's info string picks its runner: ``python``; ``js`` (CommonJS) or ``js esm`` (an ES module);
-  ``go``; ``c``; ``rust`` (run by rustdoc: the file must be pulled into a crate with
+  ``js browser`` (an ES module run on a cross-origin isolated page in headless Chromium, where
+  ``longstraw`` is the Node package's browser entry: bindings/node/test-browser/run.mjs; without Chromium
+  the blocks are SKIPPED, listed, and with CI=true they fail); ``go``; ``c``; ``rust`` (run by rustdoc: the file must be pulled into a crate with
   ``include_str!``, which this runner checks). ``text`` is prose laid out as a block (file trees,
   formulas, recorded output); it is counted, not run.
 * Any block can say ``not-run`` in its info string (```` ```sh not-run ````); it is counted and listed, never
@@ -225,6 +227,35 @@ def run_js(path: Path, blocks: list[Block], esm: bool, work: Path, args, tally: 
     proc = run([args.node, str(script)], node_dir)
     kind = "js esm" if esm else "js cjs"
     report(tally, f"{kind} {path.relative_to(ROOT)}", proc, len(blocks), kind)
+
+
+# `// => VALUE` in a browser block: compared as JSON (BigInts as `<digits>n`, typed arrays as lists), types too.
+JS_BROWSER_PRELUDE = (
+    "const __docJson = (v) => JSON.stringify(v, (k, x) => typeof x === 'bigint' ? `${x}n` :"
+    " ArrayBuffer.isView(x) ? Array.from(x) : x);"
+    " const __docExpect = (actual, expected, where) => {"
+    " if (typeof actual !== typeof expected || __docJson(actual) !== __docJson(expected)) {"
+    " throw new Error(`${where}: the document shows ${__docJson(expected)}, the code gives ${__docJson(actual)}`) } };"
+)
+BROWSER_SKIP = 77  # run.mjs's exit status when there is no Chromium and CI is not set
+
+
+def run_js_browser(path: Path, blocks: list[Block], work: Path, args, tally: Tally) -> None:
+    src = padded_program(path, blocks, "//", lambda code, exp, where: f"__docExpect(({code}), ({exp}), {where!r});")
+    lines = src.split("\n")
+    lines[0] = JS_BROWSER_PRELUDE
+    script = work / "browser" / (slug(path) + ".mjs")
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text("\n".join(lines))
+    what = f"js browser {path.relative_to(ROOT)}"
+    proc = run([args.node, str(ROOT / "bindings" / "node" / "test-browser" / "run.mjs"), "--module", str(script)],
+               ROOT / "bindings" / "node")
+    if proc.returncode == BROWSER_SKIP:
+        tally.skipped.extend(f"{b.where()} (js browser)" for b in blocks)
+        tally.skip_why["js browser"] = proc.stderr.strip().strip("!").strip()
+        print(f"  SKIPPED {what} ({len(blocks)} block{'s' if len(blocks) != 1 else ''}): no Chromium")
+        return
+    report(tally, what, proc, len(blocks), "js browser")
 
 
 def scoped_program(path: Path, blocks: list[Block], line_directive) -> tuple[list[str], list[str], list[str]]:
@@ -530,14 +561,18 @@ def main() -> int:
                     tally.failures.append(f"{b.where()}: a rust block in a file no crate includes with include_str!")
                 else:
                     tally.count("rust (rustdoc)", 1)
+            elif b.lang == "js" and "browser" in b.info:
+                by_lang.setdefault(("js browser", True), []).append(b)
             else:
                 by_lang.setdefault((b.lang, b.esm), []).append(b)
         for (lang, esm), group in by_lang.items():
-            if lang not in only:
+            if lang.split()[0] not in only:
                 tally.no_run.extend(f"{b.where()} (not requested: --only {args.only})" for b in group)
                 continue
             if lang == "python":
                 run_python(path, group, work, args, tally)
+            elif lang == "js browser":
+                run_js_browser(path, group, work, args, tally)
             elif lang == "js":
                 run_js(path, group, esm, work, args, tally)
             elif lang == "c":

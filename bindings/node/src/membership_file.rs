@@ -106,6 +106,12 @@ fn follow_process(cx: Cx) -> Res<()> {
         // SAFETY: fetches the global object of the current call's environment.
         check(unsafe { sys::napi_get_global(cx.0, &mut global) }, "get_global")?;
         let process = args::get(cx, global, c"process")?;
+        // No Node `process` (a browser page or a Web Worker): there is nothing to follow. WASI's own
+        // working directory and empty environment stand, so a relative path or a `secret.env` names
+        // nothing there, and reading it fails with the error that names it.
+        if types::type_of(cx, process)? != JsType::Object {
+            return Ok(());
+        }
         let cwd_fn = args::get(cx, process, c"cwd")?;
         let mut dir = std::ptr::null_mut();
         // SAFETY: calls `process.cwd()` with no arguments; every value belongs to this call.
