@@ -103,6 +103,7 @@ const server = http.createServer((req, res) => {
     res.writeHead(status, headers)
     res.end(body)
   }
+  if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '')
   if (!m) return send(404, 'text/plain', 'not found')
   if (m[2] === '/page.html') return send(200, 'text/html', pageHtml(m[1], url.searchParams.get('module')))
   let file = path.resolve(ROOT, '.' + decodeURIComponent(m[2]))

@@ -51,8 +51,8 @@ function packed (keys) {
 
 /**
  * placement-v1: owner, topK, rank, ownerIndex of every key of every case (and the key as a string when
- * its bytes are UTF-8); ownerIndices, owners and ownerIndicesAsync (which runs on the thread pool: in a
- * browser, the Web Workers) per case. Returns { cases, keys }.
+ * its bytes are UTF-8); ownerIndices, owners, ownerIndicesAsync and ownersAsync (these two run on the thread
+ * pool: in a browser, the Web Workers) per case. Returns { cases, keys }.
  */
 export async function checkPlacement ({ Rendezvous }, vectors) {
   if (vectors.placement !== 1 || !(vectors.cases.length > 0)) throw new Error('placement-v1: unexpected file shape')
@@ -98,6 +98,7 @@ export async function checkPlacement ({ Rendezvous }, vectors) {
     same(c.name, 'ownerIndices into out', [...out], expected)
     same(c.name, 'owners', r.owners(c.keys.map((k) => hexToBytes(k.key_hex))).map(idHex), expected.map(want))
     same(c.name, 'ownerIndicesAsync', [...(await snap.ownerIndicesAsync(bytes, offsets))], expected)
+    same(c.name, 'ownersAsync', (await r.ownersAsync(c.keys.map((k) => hexToBytes(k.key_hex)))).map(idHex), expected.map(want))
   }
   return { cases: vectors.cases.length, keys }
 }
