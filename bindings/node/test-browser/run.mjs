@@ -165,7 +165,7 @@ try {
       console.log(`node-browser: isolated page: target ${r.target}, backend ${r.backend}; ` +
         `placement-v1 ${r.placement.cases} cases / ${r.placement.keys} keys, keyed-v1 ${r.keyed.cases} cases / ${r.keyed.keys} keys, ` +
         `membership from a string and bytes ${r.membershipText.cases} cases / ${r.membershipText.keys} keys, ` +
-        `tableAsync ${r.asyncTable.keys} keys`)
+        `tableAsync ${r.asyncTable.keys} keys; ${r.page.noFiles} file and secret reads fail with ERR_LONGSTRAW_BAD_FILE; BoundedLoad`)
       const bad = []
       if (outcome.isolated !== true) bad.push(`crossOriginIsolated is ${outcome.isolated}`)
       if (r.target !== 'wasm32-wasi') bad.push(`target is ${r.target}, not wasm32-wasi`)
