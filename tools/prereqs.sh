@@ -30,7 +30,8 @@ done
 #   nginx-dev nginx haproxy              the nginx module: its build, its tests and the side-by-side with
 #                                        HAProxy (make test-nginx, make bench-nginx)
 #   chromium                             the Node WebAssembly build in a real headless browser, driven by
-#                                        puppeteer-core from npm, which downloads no browser (make test-node-browser)
+#                                        playwright-core (an npm devDependency: make node-deps), which downloads
+#                                        no browser (make test-node-browser, the docs runner's js browser blocks)
 debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
