@@ -5,6 +5,7 @@
 // so the three files stay together.
 //
 //   node browser/build.mjs [outdir]   (default: browser/dist; make build-node-browser runs it)
+//   LONGSTRAW_BROWSER_NO_MINIFY=1      readable bundles, for reading a browser's stack trace
 import { build } from 'esbuild'
 import fs from 'node:fs'
 import path from 'node:path'
