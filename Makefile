@@ -62,9 +62,12 @@ test: prereqs lint test-rust test-miri test-loom test-c test-go test-python test
 demo: demo-rust demo-c demo-go demo-python demo-node ## build what is needed and show placement in every language
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale ## every benchmark BENCHMARKS.md reports, into bench/results/ (slow; not in test)
 
-clean: ## remove target/, .venv, node_modules, build/ and dist/
+clean: ## remove target/, .venv, node_modules, build/, dist/ and the Node wasm and browser builds
 	$(CARGO) clean
 	rm -rf .venv bindings/node/node_modules bindings/node/*.node bindings/go/lib build dist
+	@# What make build-node-wasm copies beside the loader, and make build-node-browser's bundles.
+	rm -rf bindings/node/longstraw.wasm32-wasi*.wasm bindings/node/longstraw.wasi.cjs bindings/node/longstraw.wasi-browser.js \
+	  bindings/node/wasi-worker.mjs bindings/node/wasi-worker-browser.mjs bindings/node/browser/dist
 
 # Every language's demo wrote the owners of user:0..user:19 over cache-0..cache-9; they must agree.
 .PHONY: demo-agree

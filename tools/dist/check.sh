@@ -97,6 +97,28 @@ check_node() {
   ok "node: longstraw-$VERSION.tgz + longstraw-$NODE_PLATFORM-$VERSION.tgz installed; require and import pass the vectors"
 }
 
+# ---- Node in a browser: main + longstraw-wasm32-wasi bundled by esbuild, in headless Chromium ----
+# The main package's browser entry (browser.js) re-exports longstraw-wasm32-wasi/longstraw.browser.js, so
+# a web project installs both (npm install --cpu=wasm32 longstraw; the tarballs here, as in check_node_wasm).
+# The main package carries no .wasm. No Chromium: a failure under CI=true, else a loud skip.
+check_node_browser() {
+  local app=$WORK/node-browser/app
+  mkdir -p "$app"
+  (cd "$app" && npm init -y >/dev/null &&
+    npm install --silent --no-audit --no-fund --omit=optional "$DIST/node/longstraw-$VERSION.tgz" &&
+    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz")
+  if ls "$app"/node_modules/longstraw/*.wasm 2>/dev/null; then
+    echo "dist-check: the main package carries a .wasm (it belongs in longstraw-wasm32-wasi only)" >&2; exit 1
+  fi
+  local status=0
+  node "$ROOT/tools/dist/node-browser-check.mjs" "$ROOT" "$app" "$VECTORS" || status=$?
+  case $status in
+    0) ok "node-browser: longstraw-$VERSION.tgz + longstraw-wasm32-wasi-$VERSION.tgz bundled by esbuild pass the vectors in headless Chromium" ;;
+    77) echo "dist-check: SKIPPED: node-browser (no Chromium; see above)" ;;
+    *) exit "$status" ;;
+  esac
+}
+
 # ---- Node, WebAssembly: main + longstraw-wasm32-wasi where no native package is installed ----
 # As on macOS, Windows or any platform without a prebuilt addon: the main package's optional native
 # dependencies are left out, so its loader finds no native binary and falls back to the wasm package,
@@ -269,6 +291,7 @@ check_java() {
 check_python
 check_node
 check_node_wasm
+check_node_browser
 check_c
 check_go
 check_java

@@ -53,4 +53,20 @@ published.files = [...main.files, ...licenseFiles]
 writeJson(path.join(dir, 'package.json'), published)
 for (const f of [...main.files, 'README.md']) copy(path.join(nodeDir, f), dir)
 for (const f of licenses) copy(f, dir)
+// The browser entry re-exports a file of a platform package (the wasm one ships the browser bundles beside
+// its .wasm): each package it names must be staged here with that file in its "files", or the "browser"
+// field points at nothing in the published packages.
+if (published.browser) {
+  const text = fs.readFileSync(path.join(dir, published.browser), 'utf8')
+  const named = [...text.matchAll(/\bfrom\s+'([^'.][^']*)'/g)].map((m) => m[1])
+  if (named.length === 0) fail(`${published.browser} imports no package`)
+  for (const spec of named) {
+    const [name, ...rest] = spec.split('/')
+    const file = rest.join('/')
+    const staged = path.join(stageDir, name, 'package.json')
+    if (!fs.existsSync(staged)) fail(`${published.browser} imports ${spec}, but ${name} is not staged`)
+    if (!readJson(staged).files.includes(file) || !fs.existsSync(path.join(stageDir, name, file))) fail(`${published.browser} imports ${spec}, which ${name} does not ship`)
+  }
+  console.log(`stage-node: ${main.name}'s browser entry ${published.browser} re-exports ${[...new Set(named)].join(', ')}`)
+}
 console.log(`stage-node: ${main.name}@${version} with ${Object.keys(optionalDependencies).join(', ')}`)
