@@ -150,7 +150,7 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	cd $(NODE_DIR); $(DIST_STEP) "napi build for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/napi-$(NODE_WASM_TRIPLE).log \
 	  $(NODE_WASM_ENV) $(NAPI) build --platform --profile dist --strip --target $(NODE_WASM_TRIPLE) \
 	  --js index.js --dts index.d.ts -o $(DIST_BUILD)/node/bin
-	@# Its browser bundles, beside the dist .wasm (the main package's browser.js re-exports them).
+	@# Its browser bundles, beside the dist .wasm (the main package's browser.mjs re-exports them).
 	cd $(NODE_DIR); $(DIST_STEP) "browser bundles for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/browser.log \
 	  $(NODE) browser/build.mjs --from $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/bin
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \

@@ -13,7 +13,7 @@
 #                     (LONGSTRAW_NODE_WASM=1); test/target.test.js asserts that wasm32-wasi loaded
 #   make build-node-browser  the browser bundles (bindings/node/browser/dist): that build's browser loader and
 #                     its worker bundled by esbuild (no bare imports left), beside a copy of the .wasm, as the
-#                     package longstraw-wasm32-wasi ships them; the main package's browser.js re-exports them
+#                     package longstraw-wasm32-wasi ships them; the main package's browser.mjs re-exports them
 #   make test-node-browser   that entry in headless Chromium (Debian's chromium, driven by playwright-core):
 #                     the placement-v1 and keyed-v1 vectors on a cross-origin isolated page, and a clear
 #                     error on a page that is not; fails in CI (CI=true) without chromium, skips loudly otherwise

@@ -98,7 +98,7 @@ check_node() {
 }
 
 # ---- Node in a browser: main + longstraw-wasm32-wasi bundled by esbuild, in headless Chromium ----
-# The main package's browser entry (browser.js) re-exports longstraw-wasm32-wasi/longstraw.browser.js, so
+# The main package's browser entry (browser.mjs) re-exports longstraw-wasm32-wasi/longstraw.browser.js, so
 # a web project installs both (npm install --cpu=wasm32 longstraw; the tarballs here, as in check_node_wasm).
 # The main package carries no .wasm. No Chromium: a failure under CI=true, else a loud skip.
 check_node_browser() {

@@ -56,13 +56,13 @@ try {
 }
 const inputs = Object.keys(built.metafile.inputs)
 const entry = inputs.find((f) => f.endsWith('node_modules/longstraw-wasm32-wasi/longstraw.browser.js'))
-if (!entry || !inputs.some((f) => f.endsWith('node_modules/longstraw/browser.js'))) {
-  fail(`esbuild did not bundle longstraw/browser.js and longstraw-wasm32-wasi/longstraw.browser.js from ${app}/node_modules: ${inputs.join(', ')}`)
+if (!entry || !inputs.some((f) => f.endsWith('node_modules/longstraw/browser.mjs'))) {
+  fail(`esbuild did not bundle longstraw/browser.mjs and longstraw-wasm32-wasi/longstraw.browser.js from ${app}/node_modules: ${inputs.join(', ')}`)
 }
 // The files the entry finds by URL, beside the bundle (esbuild leaves new URL(..., import.meta.url) alone).
 for (const f of ['longstraw.browser-worker.mjs', 'longstraw.wasm32-wasi.wasm']) fs.copyFileSync(path.join(wasmPkg, f), path.join(site, f))
 for (const f of ['placement-v1.json', 'keyed-v1.json']) fs.copyFileSync(path.join(vectorsDir, f), path.join(site, f))
-console.log(`${LABEL}: esbuild bundled ${path.relative(app, entry)} into site/page.js (${fs.statSync(path.join(site, 'page.js')).size} bytes)`)
+console.log(`${LABEL}: esbuild bundled ${entry} (via node_modules/longstraw/browser.mjs) into site/page.js (${fs.statSync(path.join(site, 'page.js')).size} bytes)`)
 
 const count = (name) => {
   const v = JSON.parse(fs.readFileSync(path.join(vectorsDir, name), 'utf8'))
