@@ -313,26 +313,34 @@ public final class Snapshot implements AutoCloseable {
 
   // ---- lookups ----
 
+  /**
+   * One thread's out-parameters of {@code longstraw_snapshot_owner} (index, id pointer, id length),
+   * in native memory allocated once per thread, so that a lookup allocates nothing. Reusing them is
+   * safe: the downcall never calls back into Java, so a thread has one lookup in flight at most.
+   */
+  private record OwnerOut(MemorySegment index, MemorySegment id, MemorySegment idLen) {
+    static OwnerOut allocate() {
+      MemorySegment m = Arena.ofAuto().allocate(24, 8);
+      return new OwnerOut(m.asSlice(0, 8), m.asSlice(8, 8), m.asSlice(16, 8));
+    }
+  }
+
+  private static final ThreadLocal<OwnerOut> OWNER_OUT = ThreadLocal.withInitial(OwnerOut::allocate);
+
   /** The index of the node that owns {@code key}. */
   public int ownerIndex(MemorySegment key) {
-    int[] out = new int[1];
-    MemorySegment idOut = MemorySegment.ofArray(new long[2]);
+    OwnerOut out = OWNER_OUT.get();
     try {
       Native.check(
           (int)
               Native.SNAPSHOT_OWNER.invokeExact(
-                  handle.get(),
-                  key,
-                  key.byteSize(),
-                  MemorySegment.ofArray(out),
-                  idOut.asSlice(0, 8),
-                  idOut.asSlice(8, 8)));
+                  handle.get(), key, key.byteSize(), out.index, out.id, out.idLen));
     } catch (Throwable t) {
       throw Native.rethrow(t);
     } finally {
       Reference.reachabilityFence(this);
     }
-    return out[0];
+    return out.index.get(Native.U32, 0);
   }
 
   /** The index of the node that owns {@code key}. */
