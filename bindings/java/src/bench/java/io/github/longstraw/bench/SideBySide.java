@@ -38,7 +38,7 @@ public final class SideBySide {
 
   static final int[] NS = {10, 100};
   static final int CALLS = 200_000;
-  static final Pattern RUST_LINE = Pattern.compile("owner n=(\\d+) backend=(\\S+) ns=([0-9.]+)");
+  static final Pattern RUST_LINE = Pattern.compile("(owner|set_owner) n=(\\d+) backend=(\\S+) ns=([0-9.]+) cpu_ns=([0-9.]+)");
 
   /** One n's Java subjects. */
   static final class Subject implements AutoCloseable {
@@ -74,51 +74,64 @@ public final class SideBySide {
 
   static long sink;
 
-  static double ffmIndex(Subject s) {
-    long sum = 0;
-    long t0 = System.nanoTime();
+  static final java.lang.management.ThreadMXBean MX = java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** {wall ns, on-CPU ns} per call since {@code wall0} and {@code cpu0}. */
+  static double[] perCall(long wall0, long cpu0) {
+    long wall = System.nanoTime() - wall0, cpu = MX.getCurrentThreadCpuTime() - cpu0;
+    return new double[] {(double) wall / CALLS, (double) cpu / CALLS};
+  }
+
+  // Three loops written out rather than one loop over a lambda: a call site shared by three
+  // subjects would be megamorphic, and would slow all three down.
+
+  static double[] ffmIndex(Subject s) {
+    long sum = 0, cpu0 = MX.getCurrentThreadCpuTime(), wall0 = System.nanoTime();
     for (int i = 0; i < CALLS; i++) sum += s.snap.ownerIndex(KEYS[i & 1023]);
-    long t = System.nanoTime() - t0;
+    double[] t = perCall(wall0, cpu0);
     sink += sum;
-    return (double) t / CALLS;
+    return t;
   }
 
-  static double ffmOwner(Subject s) {
-    long sum = 0;
-    long t0 = System.nanoTime();
+  static double[] ffmOwner(Subject s) {
+    long sum = 0, cpu0 = MX.getCurrentThreadCpuTime(), wall0 = System.nanoTime();
     for (int i = 0; i < CALLS; i++) sum += s.set.owner(KEYS[i & 1023]).length();
-    long t = System.nanoTime() - t0;
+    double[] t = perCall(wall0, cpu0);
     sink += sum;
-    return (double) t / CALLS;
+    return t;
   }
 
-  static double pureJava(Subject s) {
-    long sum = 0;
-    long t0 = System.nanoTime();
+  static double[] pureJava(Subject s) {
+    long sum = 0, cpu0 = MX.getCurrentThreadCpuTime(), wall0 = System.nanoTime();
     for (int i = 0; i < CALLS; i++) sum += OwnerBench.pureHrw(KEYS[i & 1023], s.nodeHashes);
-    long t = System.nanoTime() - t0;
+    double[] t = perCall(wall0, cpu0);
     sink += sum;
-    return (double) t / CALLS;
+    return t;
   }
 
-  /** One run of the Rust binary: n to ns per call; the backend name goes in {@code backend[0]}. */
-  static Map<Integer, Double> rust(String exe, String[] backend) throws IOException, InterruptedException {
+  /**
+   * One run of the Rust binary: "owner n" and "set_owner n" to {wall, on-CPU} ns per call; the
+   * backend goes in {@code backend[0]}.
+   */
+  static Map<String, double[]> rust(String exe, String[] backend) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(exe, Integer.toString(CALLS), "5"));
     for (int n : NS) cmd.add(Integer.toString(n));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Map<Integer, Double> out = new TreeMap<>();
+    Map<String, double[]> out = new TreeMap<>();
     try (BufferedReader r =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         Matcher m = RUST_LINE.matcher(line.trim());
         if (m.matches()) {
-          out.put(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(3)));
-          backend[0] = m.group(2);
+          out.put(
+              m.group(1) + " " + m.group(2),
+              new double[] {Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5))});
+          backend[0] = m.group(3);
         }
       }
     }
-    if (p.waitFor() != 0 || out.size() != NS.length) {
+    if (p.waitFor() != 0 || out.size() != 2 * NS.length) {
       throw new IllegalStateException(exe + " failed or printed " + out);
     }
     return out;
@@ -156,17 +169,21 @@ public final class SideBySide {
         }
       }
       for (int round = 0; round < rounds; round++) {
-        Map<Integer, Double> r = rust(exe, backend);
+        Map<String, double[]> r = rust(exe, backend);
         for (Subject s : subjects) {
-          double rs = r.get(s.n);
-          double fi = ffmIndex(s), fo = ffmOwner(s), pj = pureJava(s);
-          add(v, "rust", s.n, rs);
-          add(v, "ffm-index", s.n, fi);
-          add(v, "ffm-owner", s.n, fo);
-          add(v, "pure", s.n, pj);
-          add(v, "x/ffm-index", s.n, fi / rs);
-          add(v, "x/ffm-owner", s.n, fo / rs);
-          add(v, "x/pure", s.n, pj / rs);
+          double[] rs = r.get("owner " + s.n), rset = r.get("set_owner " + s.n);
+          double[] fi = ffmIndex(s), fo = ffmOwner(s), pj = pureJava(s);
+          for (int c = 0; c < 2; c++) {
+            String clock = c == 1 ? "cpu/" : "wall/";
+            add(v, clock + "rust", s.n, rs[c]);
+            add(v, clock + "rust-set", s.n, rset[c]);
+            add(v, clock + "ffm-index", s.n, fi[c]);
+            add(v, clock + "ffm-owner", s.n, fo[c]);
+            add(v, clock + "pure", s.n, pj[c]);
+            add(v, clock + "x/ffm-index", s.n, fi[c] / rs[c]);
+            add(v, clock + "x/ffm-owner", s.n, fo[c] / rs[c]);
+            add(v, clock + "x/pure", s.n, pj[c] / rs[c]);
+          }
         }
         System.err.printf(Locale.ROOT, "bench-java: round %d of %d done%n", round + 1, rounds);
       }
@@ -174,38 +191,16 @@ public final class SideBySide {
       for (Subject s : subjects) s.close();
     }
 
-    System.out.println("## owner per call, Java and Rust side by side");
-    System.out.println();
-    System.out.println(
-        "| n | Rust core owner | Java FFM Snapshot.ownerIndex | Java FFM Rendezvous.owner | pure-Java HRW"
-            + " | ownerIndex / Rust | owner / Rust | pure Java / Rust |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
-    for (int n : NS) {
-      System.out.println(
-          "| "
-              + n
-              + " | "
-              + ns(median(v.get("rust").get(n)))
-              + " | "
-              + ns(median(v.get("ffm-index").get(n)))
-              + " | "
-              + ns(median(v.get("ffm-owner").get(n)))
-              + " | "
-              + ns(median(v.get("pure").get(n)))
-              + " | "
-              + ratio(median(v.get("x/ffm-index").get(n)))
-              + " | "
-              + ratio(median(v.get("x/ffm-owner").get(n)))
-              + " | "
-              + ratio(median(v.get("x/pure").get(n)))
-              + " |");
-    }
-    System.out.println();
+    table(v, "cpu/", "## owner per call, on-CPU time, Java and Rust side by side");
+    table(v, "wall/", "## owner per call, wall time, Java and Rust side by side");
     System.out.printf(
         Locale.ROOT,
         "Medians over %d interleaved rounds of %d calls each (ratios: the median of each round's ratio)."
-            + " Rust: the core's NodeTable::owner on the %s backend, in its own process. Java: JDK %s,"
-            + " keys passed as heap byte[] with no copy (critical downcalls).%n",
+            + " On-CPU time is the thread's run time (Java: ThreadMXBean; Rust: /proc/thread-self/schedstat),"
+            + " without the waits for a core that inflate wall time on a busy machine. Rust: the core's"
+            + " NodeTable::owner and the set layer's Snapshot::owner_index (which the C ABI's"
+            + " longstraw_snapshot_owner calls) on the %s backend, in a process of their own. Java: JDK %s, keys passed as heap"
+            + " byte[] with no copy (critical downcalls).%n",
         rounds,
         CALLS,
         backend[0],
@@ -216,6 +211,26 @@ public final class SideBySide {
     if (sink == 42) System.err.println();
   }
 
+  static void table(Map<String, Map<Integer, List<Double>>> v, String clock, String heading) {
+    System.out.println(heading);
+    System.out.println();
+    System.out.println(
+        "| n | Rust core owner | Rust set owner_index | Java FFM Snapshot.ownerIndex | Java FFM Rendezvous.owner"
+            + " | pure-Java HRW | ownerIndex / Rust core | owner / Rust core | pure Java / Rust core |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (int n : NS) {
+      StringBuilder row = new StringBuilder("| " + n + " |");
+      for (String k : List.of("rust", "rust-set", "ffm-index", "ffm-owner", "pure")) {
+        row.append(' ').append(ns(median(v.get(clock + k).get(n)))).append(" |");
+      }
+      for (String k : List.of("x/ffm-index", "x/ffm-owner", "x/pure")) {
+        row.append(' ').append(ratio(median(v.get(clock + k).get(n)))).append(" |");
+      }
+      System.out.println(row);
+    }
+    System.out.println();
+  }
+
   static void add(Map<String, Map<Integer, List<Double>>> v, String k, int n, double x) {
     v.computeIfAbsent(k, q -> new TreeMap<>()).computeIfAbsent(n, q -> new ArrayList<>()).add(x);
   }
@@ -224,7 +239,9 @@ public final class SideBySide {
     Options opt =
         new OptionsBuilder()
             .include(OwnerBench.class.getName())
-            .jvmArgsAppend("-Dlongstraw.library=" + System.getProperty("longstraw.library"))
+            .jvmArgsAppend(
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dlongstraw.library=" + System.getProperty("longstraw.library"))
             .output(System.getProperty("bench.jmhLog", "target/jmh.log"))
             .build();
     Collection<RunResult> results = new Runner(opt).run();
@@ -250,6 +267,7 @@ public final class SideBySide {
     }
     System.out.println();
     System.out.println(
-        "JMH 1.37, one fork, 3 warm-up and 5 measured iterations of 1 s; the error is JMH's 99.9% interval.");
+        "JMH 1.37, wall time, run after the rounds above: one fork, 3 warm-up and 5 measured iterations of 1 s;"
+            + " the error is JMH's 99.9% interval.");
   }
 }
