@@ -7,7 +7,8 @@
 #   make test-kafka  a real broker: single-node KRaft Kafka 4 from the Maven jars in a forked JVM on
 #                    127.0.0.1; 20,000 keys on 6 partitions, grown to 8; moved fraction, longstraw vs
 #                    Kafka's default partitioner, from the records the broker stored (about 2-4 minutes)
-#   make bench-java  JMH: owner at n = 10 and 100 through FFM, against a pure-Java HRW (not in make bench)
+#   make bench-java  owner at n = 10 and 100 through FFM, against a pure-Java HRW and the Rust core's own
+#                    owner, in one run (interleaved rounds, then JMH), recorded in bench/results/ (not in make bench)
 #   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
 .PHONY: test-java test-kafka java-deps build-java bench-java
 
@@ -64,9 +65,14 @@ dist-java-jar:
 	cp $(JAVA_DIR)/target/longstraw-$(DIST_VERSION).jar $(DIST)/java/longstraw-$(DIST_VERSION).jar
 	@unzip -l $(DIST)/java/longstraw-$(DIST_VERSION).jar | grep 'native/.*liblongstraw.so' | sed 's/^/  /'
 
-bench-java: c-lib ## JMH: owner at n = 10, 100 through FFM vs a pure-Java HRW
-	$(JAVA_MVN) -Pbench test-compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/bench-cp.txt \
+# One run, recorded in bench/results/<date>-java.json: the Rust core's own owner (bench/src/bin/owner_per_call.rs,
+# started between the Java rounds), Java through FFM and a pure-Java HRW, interleaved; then JMH (OwnerBench).
+JAVA_RUST_BENCH := $(C_LIBDIR)/owner_per_call
+bench-java: c-lib ## owner at n = 10, 100: Java FFM vs pure-Java HRW vs the Rust core, one run (JMH included), recorded
+	$(CARGO) build --release -p longstraw-bench --bin owner_per_call
+	$(JAVA_MVN) -o -Pbench test-compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/bench-cp.txt \
 	  -Dmdep.includeScope=test
 	cd $(JAVA_DIR) && $(JAVA_HOME)/bin/java --enable-native-access=ALL-UNNAMED \
-	  -cp target/classes:target/test-classes:$$(cat target/bench-cp.txt) org.openjdk.jmh.Main OwnerBench \
-	  -jvmArgsAppend -Dlongstraw.library=$(JAVA_LIB)
+	  -Dlongstraw.library=$(JAVA_LIB) -Dlongstraw.rustBench=$(JAVA_RUST_BENCH) -Dbench.jmhLog=$(JAVA_DIR)/target/jmh.log \
+	  -cp target/classes:target/test-classes:$$(cat target/bench-cp.txt) io.github.longstraw.bench.SideBySide \
+	  | $(RECORD) --run java --command 'make bench-java'

@@ -173,16 +173,18 @@ public final class BoundedLoad implements AutoCloseable {
   }
 
   /** Builds a {@link BoundedLoad}. */
-  public static final class Builder {
+  public static final class Builder extends SetOptions<Builder> {
     private final double balanceFactor;
     private final List<String> ids = new ArrayList<>();
     private final List<Double> weights = new ArrayList<>();
-    private long seed;
-    private byte[] secret;
-    private int placement = 1;
 
     private Builder(double balanceFactor) {
       this.balanceFactor = balanceFactor;
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     /** Adds a node of weight 1. */
@@ -203,31 +205,13 @@ public final class BoundedLoad implements AutoCloseable {
       return this;
     }
 
-    /** The seed (unsigned 64-bit). */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /** Keyed placement under this 16-byte secret (copied, never shown). */
-    public Builder secret(byte[] secret) {
-      this.secret = Objects.requireNonNull(secret, "secret").clone();
-      return this;
-    }
-
-    /** The placement version (1). */
-    public Builder placement(int version) {
-      this.placement = version;
-      return this;
-    }
-
     /** Builds the set. */
     public BoundedLoad build() {
       BoundedLoad b;
       try {
-        b = new BoundedLoad(Constructors.bounded(seed, secret, placement, balanceFactor));
+        b = new BoundedLoad(Constructors.bounded(this, balanceFactor));
       } finally {
-        if (secret != null) Arrays.fill(secret, (byte) 0);
+        wipeSecret();
       }
       try {
         for (int i = 0; i < ids.size(); i++) b.add(ids.get(i), weights.get(i));

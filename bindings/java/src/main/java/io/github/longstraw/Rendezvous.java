@@ -103,7 +103,7 @@ public final class Rendezvous implements AutoCloseable {
     }
   }
 
-  private static MemorySegment cPath(Arena a, String s, String what) {
+  static MemorySegment cPath(Arena a, String s, String what) {
     if (s.indexOf('\0') >= 0) {
       throw new InvalidArgumentException(ErrorCode.BAD_FILE, what + " contains a NUL character");
     }
@@ -422,27 +422,28 @@ public final class Rendezvous implements AutoCloseable {
   }
 
   /**
-   * Builds a {@link Rendezvous} of one mode. Options that do not apply to the mode are refused at
-   * {@link #build()}.
+   * Builds a {@link Rendezvous} of one mode. The library checks every option at {@link #build()},
+   * including options that do not apply to the mode.
    */
-  public static final class Builder {
-    private final Mode mode;
+  public static final class Builder extends SetOptions<Builder> {
+    final Mode mode;
     private final List<byte[]> ids = new ArrayList<>();
     private final List<Double> weights = new ArrayList<>();
     private final List<byte[]> domains = new ArrayList<>();
-    private long seed;
-    private boolean seedGiven;
-    private byte[] secret;
-    private Path secretFile;
-    private int placement = 1;
-    private Integer partitionBits;
-    private Integer replicas;
-    private boolean distinctDomains;
-    private Double balance;
-    private int[] shape;
+    Path secretFile;
+    Integer partitionBits;
+    Integer replicas;
+    boolean distinctDomains;
+    Double balance;
+    int[] shape;
 
     private Builder(Mode mode) {
       this.mode = mode;
+    }
+
+    @Override
+    Builder self() {
+      return this;
     }
 
     /** Adds a node of weight 1. */
@@ -474,31 +475,9 @@ public final class Rendezvous implements AutoCloseable {
       return this;
     }
 
-    /** The seed (unsigned 64-bit; 0 is the default). All users of one cluster must agree on it. */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      this.seedGiven = true;
-      return this;
-    }
-
-    /**
-     * Places keys under this 16-byte secret (keyed-v1), so whoever picks keys cannot steer them onto
-     * one node. The bytes are copied and never shown.
-     */
-    public Builder secret(byte[] secret) {
-      this.secret = Objects.requireNonNull(secret, "secret").clone();
-      return this;
-    }
-
     /** Reads the secret from a secret file (32 hex digits); the set remembers it for save. */
     public Builder secretFile(Path file) {
       this.secretFile = Objects.requireNonNull(file, "file");
-      return this;
-    }
-
-    /** The placement version (1, the default); pin it so upgrades never move keys. */
-    public Builder placement(int version) {
-      this.placement = version;
       return this;
     }
 
@@ -532,60 +511,14 @@ public final class Rendezvous implements AutoCloseable {
       return this;
     }
 
-    private void refuse(boolean given, String option) {
-      if (given) {
-        throw new InvalidArgumentException(
-            ErrorCode.CONFLICTING_OPTIONS, option + " applies to a " + (option.equals("shape") ? "skeleton" : "table") + ", not a " + mode + " set");
-      }
-    }
-
     /** Builds the set. */
     public Rendezvous build() {
-      if (mode != Mode.TABLE) {
-        refuse(partitionBits != null, "partitionBits");
-        refuse(replicas != null, "replicas");
-        refuse(distinctDomains, "distinctDomains");
-        refuse(balance != null, "balance");
-      }
-      if (mode != Mode.SKELETON) refuse(shape != null, "shape");
-      if (secretFile != null && secret != null) {
-        throw new InvalidArgumentException(
-            ErrorCode.CONFLICTING_OPTIONS, "give either a secret or a secret file, not both");
-      }
-      // Parameters the C library cannot be told apart from LONGSTRAW_AUTO are checked here, in the
-      // core's words (core/src/error.rs).
-      int bits = Native.AUTO;
-      if (partitionBits != null) {
-        bits = partitionBits;
-        if (bits < 0 || bits > 24) {
-          throw new InvalidArgumentException(
-              ErrorCode.INVALID_PARAMETER,
-              "partition bits " + bits + " out of range (0 to 24: at most 2^24 partitions)");
-        }
-      }
-      int rep = replicas == null ? 1 : replicas;
-      if (rep < 1 || rep > 32) {
-        throw new InvalidArgumentException(
-            ErrorCode.INVALID_PARAMETER, "replicas " + rep + " out of range (1 to 32 per partition)");
-      }
-      int fan = Native.AUTO, lev = Native.AUTO;
-      if (shape != null) {
-        fan = shape[0];
-        lev = shape[1];
-        if (fan < 0 || fan > 6 || lev < 0 || lev > 5 || (lev > 0 && fan == 0)) {
-          throw new InvalidArgumentException(
-              ErrorCode.INVALID_PARAMETER,
-              "skeleton shape fanout_bits=" + fan + " levels=" + lev
-                  + " out of range (levels 0 to 5; fanout_bits 1 to 6 when levels > 0, 0 to 6 when levels = 0)");
-        }
-      }
-      for (byte[] d : domains) if (d != null) checkDomain(d);
-
-      MemorySegment raw =
-          Constructors.flat(
-              seedGiven, seed, secret, secretFile == null ? null : secretFile.toString(), placement);
-      Rendezvous members = new Rendezvous(raw);
+      Rendezvous members = null;
       try {
+        // The nodes go into a flat set first; a table or skeleton is then built over them in one
+        // step, sized for their number. A flat builder passes its table and skeleton options too,
+        // for the library to refuse.
+        members = new Rendezvous(Constructors.flat(this, mode == Mode.FLAT));
         for (int i = 0; i < ids.size(); i++) members.add(ids.get(i), weights.get(i), domains.get(i));
         if (mode == Mode.FLAT) {
           Rendezvous r = members;
@@ -593,21 +526,11 @@ public final class Rendezvous implements AutoCloseable {
           return r;
         }
         try (Snapshot s = members.snapshot()) {
-          MemorySegment h = s.handle.get();
-          MemorySegment made =
-              mode == Mode.TABLE
-                  ? Constructors.table(
-                      h,
-                      bits,
-                      rep,
-                      distinctDomains ? Native.TABLE_DISTINCT_DOMAINS : 0,
-                      balance == null ? 0.0 : balance)
-                  : Constructors.skeleton(h, fan, lev);
-          return new Rendezvous(made);
+          return new Rendezvous(Constructors.over(s.handle.get(), this));
         }
       } finally {
         if (members != null) members.close();
-        if (secret != null) Arrays.fill(secret, (byte) 0);
+        wipeSecret();
       }
     }
   }

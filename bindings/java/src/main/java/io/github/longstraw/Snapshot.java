@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -313,36 +314,69 @@ public final class Snapshot implements AutoCloseable {
 
   // ---- lookups ----
 
+  /**
+   * One thread's out-parameters of {@code longstraw_snapshot_owner} (index, id pointer, id length),
+   * in native memory allocated once per thread, so that a lookup allocates nothing. Reusing them is
+   * safe: the downcall never calls back into Java, so a thread has one lookup in flight at most.
+   */
+  private record OwnerOut(MemorySegment memory, MemorySegment index, MemorySegment id, MemorySegment idLen) {
+    static OwnerOut allocate() {
+      MemorySegment m = Arena.ofAuto().allocate(24, 8);
+      // The pointers passed are plain addresses (global scope), so a call does not acquire the
+      // arena three times; the record keeps the memory reachable, and index() reads it after
+      // the call, so it lives at least as long as any call that writes it.
+      long at = m.address();
+      return new OwnerOut(
+          m, MemorySegment.ofAddress(at), MemorySegment.ofAddress(at + 8), MemorySegment.ofAddress(at + 16));
+    }
+
+    /** The owner's index, once the downcall returned {@code rc}. */
+    int index(int rc) {
+      Native.check(rc);
+      return memory.get(Native.U32, 0);
+    }
+  }
+
+  private static final ThreadLocal<OwnerOut> OWNER_OUT = ThreadLocal.withInitial(OwnerOut::allocate);
+
   /** The index of the node that owns {@code key}. */
   public int ownerIndex(MemorySegment key) {
-    int[] out = new int[1];
-    MemorySegment idOut = MemorySegment.ofArray(new long[2]);
+    OwnerOut out = OWNER_OUT.get();
+    int rc;
     try {
-      Native.check(
-          (int)
-              Native.SNAPSHOT_OWNER.invokeExact(
-                  handle.get(),
-                  key,
-                  key.byteSize(),
-                  MemorySegment.ofArray(out),
-                  idOut.asSlice(0, 8),
-                  idOut.asSlice(8, 8)));
+      rc = (int) Native.SNAPSHOT_OWNER.invokeExact(handle.get(), key, key.byteSize(), out.index, out.id, out.idLen);
     } catch (Throwable t) {
       throw Native.rethrow(t);
     } finally {
       Reference.reachabilityFence(this);
     }
-    return out[0];
+    return out.index(rc);
   }
 
   /** The index of the node that owns {@code key}. */
   public int ownerIndex(String key) {
-    return ownerIndex(Keys.of(key));
+    return ownerIndex(Keys.utf8(key, "key"));
   }
 
   /** The index of the node that owns {@code key}. */
   public int ownerIndex(byte[] key) {
-    return ownerIndex(Keys.of(key));
+    Objects.requireNonNull(key, "key");
+    OwnerOut out = OWNER_OUT.get();
+    int rc;
+    try {
+      // The key's segment is made here, beside the downcall, rather than passed to the method above:
+      // when that method is not inlined into the caller, a heap segment passed to it is allocated
+      // and its downcall takes a slow path (several times the cost of the lookup).
+      rc =
+          (int)
+              Native.SNAPSHOT_OWNER.invokeExact(
+                  handle.get(), MemorySegment.ofArray(key), (long) key.length, out.index, out.id, out.idLen);
+    } catch (Throwable t) {
+      throw Native.rethrow(t);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+    return out.index(rc);
   }
 
   /** The index of the node that owns {@code key}. */

@@ -77,12 +77,17 @@ public class OwnerBench {
   /** A pure-Java HRW over the same n nodes (equal weights: the highest mixed hash wins). */
   @Benchmark
   public int pureJavaHrw() {
-    long kh = hash(key());
+    return pureHrw(key(), nodeHashes);
+  }
+
+  /** The index of the node whose mixed pair hash with {@code key} is highest. */
+  static int pureHrw(byte[] key, long[] nodeHashes) {
+    long kh = hash(key);
     int best = 0;
-    long bestScore = Long.MIN_VALUE;
+    long bestScore = 0;
     for (int i = 0; i < nodeHashes.length; i++) {
       long s = mix(kh ^ nodeHashes[i]);
-      if (Long.compareUnsigned(s, bestScore) > 0 || i == 0) {
+      if (i == 0 || Long.compareUnsigned(s, bestScore) > 0) {
         bestScore = s;
         best = i;
       }
