@@ -730,6 +730,43 @@ longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
                                                 const char *secret_env);
 
 /**
+ * Renders a node set's current membership as the content of a membership
+ * file, for a host that writes the file itself (a WebAssembly host, whose
+ * module has no file system). It is what `longstraw_rendezvous_save_file`
+ * would write to `origin`, which names the file in messages only; the
+ * secret source arguments and their errors are those of `_save_file`.
+ *
+ * On success `*out` and `*out_len` receive a buffer the caller owns and
+ * must release with `longstraw_bytes_free(*out, *out_len)`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (`r`, `origin`, `out` or `out_len` is
+ * NULL), `LONGSTRAW_BAD_FILE` (no, two or an empty secret source; a source
+ * for an unkeyed set; `longstraw_last_error_message` says which).
+ * Thread-safe.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `origin`, `secret_file` and
+ * `secret_env` must be NULL or NUL-terminated strings; `out` and `out_len`
+ * must be NULL or valid for writing.
+ */
+longstraw_result longstraw_rendezvous_save_bytes(const longstraw_rendezvous *r,
+                                                 const char *origin,
+                                                 const char *secret_file,
+                                                 const char *secret_env,
+                                                 uint8_t **out,
+                                                 size_t *out_len);
+
+/**
+ * Releases a buffer from `longstraw_rendezvous_save_bytes`. NULL is ignored.
+ *
+ * # Safety
+ * `data` must be NULL or a buffer `longstraw_rendezvous_save_bytes` gave,
+ * with the length it gave, not released before.
+ */
+void longstraw_bytes_free(uint8_t *data,
+                          size_t len);
+
+/**
  * Fills `*o` with every default (a flat set, placement
  * `LONGSTRAW_PLACEMENT_VERSION`, no seed, no secret, and the table and
  * skeleton shapes chosen by longstraw) and sets `o->struct_size` to `size`.
@@ -1361,6 +1398,33 @@ const char *longstraw_version_string(void);
  * rather than this value, so that an upgrade never moves keys.
  */
 uint32_t longstraw_placement_version(void);
+
+/**
+ * Loads the content of the membership file at `path`, which the host read
+ * (the module reads no membership file), into a new node set: what
+ * `longstraw_rendezvous_load_file` does once it has read the file, with the
+ * same messages (naming `path`) and a relative `secret.file` read relative
+ * to the file's folder. A secret file is read by the module, so the host
+ * gives it the file system read-only for that.
+ *
+ * # Safety
+ * `data` must be NULL or point to `data_len` readable bytes; `path` must be
+ * NULL or a NUL-terminated string; `out` must be NULL or writable.
+ */
+longstraw_result longstraw_wasm_load_file_bytes(const uint8_t *data,
+                                                size_t data_len,
+                                                const char *path,
+                                                longstraw_rendezvous **out);
+
+/**
+ * Sets the module's working folder (the host's, so that a relative
+ * `secret.file` in `longstraw_rendezvous_load_bytes` is read relative to
+ * it, as natively). `LONGSTRAW_BAD_FILE` when it cannot.
+ *
+ * # Safety
+ * `path` must be NULL or a NUL-terminated string.
+ */
+longstraw_result longstraw_wasm_chdir(const char *path);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -26,13 +26,15 @@ wasm-lib: ## liblongstraw.wasm: the C ABI for wasm32-wasip1 with simd128 (and it
 # The Go package embeds the module, so `go build ./...` needs it: every Go build makes it first.
 go-lib: wasm-lib
 
-# -race needs cgo for the race runtime only (go refuses -race with CGO_ENABLED=0); the package has no cgo.
-test-go-wasm: wasm-lib ## the Go wazero runner's tests, cgo off: vectors, errors, traps, -race under many goroutines
+# The whole Go module's tests (the public package over the wazero runner, and the runner's own) with cgo
+# off. -race needs cgo for the race runtime only (go refuses -race with CGO_ENABLED=0), so that run keeps
+# cgo on and selects the portable path with the longstraw_wasm build tag: no C of ours is linked.
+test-go-wasm: wasm-lib ## the Go package's whole test suite with cgo off (wazero), and -race under many goroutines
 	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
-	$(WASM_GO_ENV) $(GO) vet ./internal/wasmabi/
-	$(WASM_GO_ENV) $(GO) test -count=1 ./internal/wasmabi/
-	$(WASM_GO_ENV) CGO_ENABLED=1 $(GO) test -count=1 -race ./internal/wasmabi/
-	@echo "go-wasm: all tests passed (CGO_ENABLED=0, and -race)"
+	$(WASM_GO_ENV) $(GO) vet ./...
+	$(WASM_GO_ENV) $(GO) test -count=1 ./...
+	$(WASM_GO_ENV) CGO_ENABLED=1 $(GO) test -count=1 -race -tags longstraw_wasm ./...
+	@echo "go-wasm: all tests passed (CGO_ENABLED=0, and -race with -tags longstraw_wasm)"
 
 dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-wasip1 with simd128
 	@mkdir -p $(DIST)

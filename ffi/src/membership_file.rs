@@ -16,7 +16,7 @@ use crate::result::longstraw_result::{self, *};
 use crate::result::record_message;
 
 /// `LONGSTRAW_BAD_FILE`, with `e` as the message.
-fn bad(e: impl std::fmt::Display) -> longstraw_result {
+pub(crate) fn bad(e: impl std::fmt::Display) -> longstraw_result {
     record_message(e.to_string());
     LONGSTRAW_BAD_FILE
 }
@@ -26,7 +26,7 @@ fn bad(e: impl std::fmt::Display) -> longstraw_result {
 ///
 /// # Safety
 /// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
+pub(crate) unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
     if text.is_null() {
         return Ok(None);
     }
@@ -40,7 +40,7 @@ unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a 
 /// Builds the set a parsed membership describes and hands it to `out`, with
 /// the secret source it names (made absolute by the parser), which the set
 /// remembers for saving.
-fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
+pub(crate) fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
     let set = m.build().map_err(|mut e| {
         e.origin = origin.to_string();
         bad(e)
@@ -166,4 +166,74 @@ pub unsafe extern "C" fn longstraw_rendezvous_save_file(
             .map_err(bad)?;
         m.write(path).map_err(bad)
     })
+}
+
+/// Renders a node set's current membership as the content of a membership
+/// file, for a host that writes the file itself (a WebAssembly host, whose
+/// module has no file system). It is what `longstraw_rendezvous_save_file`
+/// would write to `origin`, which names the file in messages only; the
+/// secret source arguments and their errors are those of `_save_file`.
+///
+/// On success `*out` and `*out_len` receive a buffer the caller owns and
+/// must release with `longstraw_bytes_free(*out, *out_len)`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT` (`r`, `origin`, `out` or `out_len` is
+/// NULL), `LONGSTRAW_BAD_FILE` (no, two or an empty secret source; a source
+/// for an unkeyed set; `longstraw_last_error_message` says which).
+/// Thread-safe.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `origin`, `secret_file` and
+/// `secret_env` must be NULL or NUL-terminated strings; `out` and `out_len`
+/// must be NULL or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_save_bytes(
+    r: *const longstraw_rendezvous,
+    origin: *const c_char,
+    secret_file: *const c_char,
+    secret_env: *const c_char,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        let (out, out_len) = (Out::new(out)?, Out::new(out_len)?);
+        // SAFETY: forwarded contract.
+        let (h, origin, file, env) = unsafe {
+            (
+                held(r)?,
+                text_arg(origin, "path")?.ok_or(LONGSTRAW_NULL_ARGUMENT)?,
+                text_arg(secret_file, "secret file path")?,
+                text_arg(secret_env, "secret environment variable name")?,
+            )
+        };
+        let mut m = Membership::of(&h.set.snapshot());
+        if let (Some(_), Some(source)) = (&m.secret, &h.secret) {
+            m.secret = Some(source.clone());
+        }
+        m.name_secret_source(file.map(PathBuf::from), env.map(str::to_string))
+            .map_err(bad)?;
+        let text = m.to_file_text(origin).map_err(bad)?.into_bytes().into_boxed_slice();
+        let len = text.len();
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe {
+            out_len.write(len);
+            out.write(Box::into_raw(text).cast::<u8>());
+        }
+        Ok(())
+    })
+}
+
+/// Releases a buffer from `longstraw_rendezvous_save_bytes`. NULL is ignored.
+///
+/// # Safety
+/// `data` must be NULL or a buffer `longstraw_rendezvous_save_bytes` gave,
+/// with the length it gave, not released before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_bytes_free(data: *mut u8, len: usize) {
+    if data.is_null() {
+        return;
+    }
+    // SAFETY: the caller's contract: a boxed slice of `len` bytes from
+    // longstraw_rendezvous_save_bytes, released once.
+    drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data, len)) });
 }
