@@ -48,7 +48,8 @@ bench-go-wasm: wasm-lib go-lib ## Owner (n = 1, 10, 100) and a 4096-key batch: t
 
 # The Go package's test binary and the runner's, cross-compiled with cgo off: linux/arm64 run under
 # qemu-aarch64, windows/amd64 run under wine when it is installed (Debian's wine64), else only built.
-# Not in make test (a few minutes under emulation).
+# Not in make test (a few minutes under emulation). The out-of-memory test re-runs its own binary under an
+# address-space limit, which an emulated binary cannot do, so it is skipped there.
 .PHONY: test-go-wasm-cross
 test-go-wasm-cross: wasm-lib ## the Go package's tests (cgo off) built for linux/arm64 (run under qemu-aarch64) and windows/amd64 (wine)
 	@mkdir -p $(ROOT)/build/go-wasm
@@ -56,7 +57,7 @@ test-go-wasm-cross: wasm-lib ## the Go package's tests (cgo off) built for linux
 	$(WASM_GO_ENV) GOOS=linux GOARCH=arm64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-linux-arm64 ./internal/wasmabi/
 	$(WASM_GO_ENV) GOOS=windows GOARCH=amd64 $(GO) test -c -o $(ROOT)/build/go-wasm/longstraw-windows-amd64.exe .
 	$(WASM_GO_ENV) GOOS=windows GOARCH=amd64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe ./internal/wasmabi/
-	cd $(GO_DIR) && qemu-aarch64 $(ROOT)/build/go-wasm/longstraw-linux-arm64 -test.count=1 -test.short
+	cd $(GO_DIR) && qemu-aarch64 $(ROOT)/build/go-wasm/longstraw-linux-arm64 -test.count=1 -test.short -test.skip "^TestOutOfMemoryIsAnErrorUnderALimit$$"
 	cd $(GO_DIR)/internal/wasmabi && qemu-aarch64 $(ROOT)/build/go-wasm/wasmabi-linux-arm64 -test.count=1
 	@if command -v wine64 >/dev/null || command -v wine >/dev/null; then \
 	  cd $(GO_DIR) && $$(command -v wine64 || command -v wine) $(ROOT)/build/go-wasm/longstraw-windows-amd64.exe -test.count=1 -test.short && \

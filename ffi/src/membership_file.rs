@@ -237,3 +237,87 @@ pub unsafe extern "C" fn longstraw_bytes_free(data: *mut u8, len: usize) {
     // longstraw_rendezvous_save_bytes, released once.
     drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data, len)) });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::longstraw_last_error_message;
+
+    fn c(text: &str) -> std::ffi::CString {
+        std::ffi::CString::new(text).unwrap()
+    }
+
+    fn last_message() -> String {
+        // SAFETY: the message is NUL-terminated and lives until the next call on this thread.
+        unsafe { CStr::from_ptr(longstraw_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The rendered text is byte for byte what `_save_file` writes, and a
+    /// keyed set with no source fails with `_save_file`'s message.
+    #[test]
+    fn save_bytes_is_save_file_without_the_file() {
+        let dir = std::env::temp_dir().join(format!("longstraw-save-bytes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let members = b"format = 1\nseed = 7\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\nweight = 2.5\n";
+        let mut r: *mut longstraw_rendezvous = std::ptr::null_mut();
+        // SAFETY: valid buffers and out-pointer.
+        let code = unsafe { longstraw_rendezvous_load_bytes(members.as_ptr(), members.len(), &mut r) };
+        assert_eq!(code, LONGSTRAW_OK);
+        let path = dir.join("saved.toml");
+        let cpath = c(path.to_str().unwrap());
+        // SAFETY: a live handle and NUL-terminated strings.
+        let code = unsafe { longstraw_rendezvous_save_file(r, cpath.as_ptr(), std::ptr::null(), std::ptr::null()) };
+        assert_eq!(code, LONGSTRAW_OK);
+        let (mut out, mut len) = (std::ptr::null_mut::<u8>(), 0usize);
+        // SAFETY: as above, and writable out-pointers.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(
+                r,
+                cpath.as_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+                &mut out,
+                &mut len,
+            )
+        };
+        assert_eq!(code, LONGSTRAW_OK);
+        // SAFETY: the library gave `len` bytes at `out`.
+        let text = unsafe { std::slice::from_raw_parts(out, len) }.to_vec();
+        // SAFETY: the buffer and length the library gave, released once.
+        unsafe { longstraw_bytes_free(out, len) };
+        assert_eq!(text, std::fs::read(&path).unwrap());
+        // Naming a source for an unkeyed set fails as _save_file does.
+        let env = c("X");
+        // SAFETY: as above.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(r, cpath.as_ptr(), std::ptr::null(), env.as_ptr(), &mut out, &mut len)
+        };
+        assert_eq!(code, LONGSTRAW_BAD_FILE);
+        let bytes_message = last_message();
+        // SAFETY: as above.
+        let code = unsafe { longstraw_rendezvous_save_file(r, cpath.as_ptr(), std::ptr::null(), env.as_ptr()) };
+        assert_eq!(code, LONGSTRAW_BAD_FILE);
+        assert_eq!(bytes_message, last_message());
+        assert!(bytes_message.contains("not keyed"), "{bytes_message}");
+        // NULL arguments.
+        // SAFETY: NULL is checked before any use.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(
+                r,
+                cpath.as_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+                std::ptr::null_mut(),
+                &mut len,
+            )
+        };
+        assert_eq!(code, LONGSTRAW_NULL_ARGUMENT);
+        // SAFETY: NULL is ignored.
+        unsafe { longstraw_bytes_free(std::ptr::null_mut(), 0) };
+        // SAFETY: the handle from load_bytes, freed once.
+        unsafe { crate::rendezvous::longstraw_rendezvous_free(r) };
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
