@@ -56,6 +56,11 @@ type winst struct {
 	snaps    map[int]uint32
 	deadSeen uint64
 	broken   bool // trapped: never used again
+	// The last snapshot served, and the owner export: the lookup path's
+	// shortcuts past two map lookups.
+	lastVersion int
+	lastSnap    uint32
+	ownerFn     wasmabi.Export
 }
 
 // famOp is one log entry: it runs on in, on the set handle set (0 before the
@@ -104,7 +109,8 @@ func newWinst(env []string, dir string) (*winst, error) {
 		return nil, err
 	}
 	liveInstances.Add(1)
-	return &winst{Instance: i, mem: i.Memory(), snaps: map[int]uint32{}}, nil
+	ownerFn, _ := i.Export("longstraw_snapshot_owner")
+	return &winst{Instance: i, mem: i.Memory(), snaps: map[int]uint32{}, lastVersion: -1, ownerFn: ownerFn}, nil
 }
 
 // liveInstances counts the instances open in the process (for tests).
@@ -245,6 +251,7 @@ func (f *family) dropDead(in *winst, gen uint64) {
 		in.call("longstraw_snapshot_free", uint64(in.snaps[v]))
 		delete(in.snaps, v)
 	}
+	in.lastVersion = -1
 	in.deadSeen = gen
 }
 
@@ -307,7 +314,11 @@ func (f *family) catchUp(in *winst, log []famOp, version int) (result, string) {
 // its copy when the copy is at or before version, else from a copy of its
 // own replayed in the same instance and freed at once.
 func (f *family) snapAt(in *winst, version int) (uint32, result) {
+	if in.lastVersion == version {
+		return in.lastSnap, resultOK
+	}
 	if h, ok := in.snaps[version]; ok {
+		in.lastVersion, in.lastSnap = version, h
 		return h, resultOK
 	}
 	log := *f.log.Load()
@@ -342,6 +353,7 @@ func (f *family) snapAt(in *winst, version int) (uint32, result) {
 	}
 	h := in.u32(base + outA)
 	in.snaps[version] = h
+	in.lastVersion, in.lastSnap = version, h
 	return h, resultOK
 }
 
@@ -915,10 +927,14 @@ func snapOwner(s snapRef, key *byte, keyLen int) (uint32, result) {
 		if !ok {
 			return in.oomOrTrap(), ""
 		}
-		code := in.code("longstraw_snapshot_owner", uint64(snap), uint64(kp), uint64(keyLen),
+		r, err := in.ownerFn.Call("Owner", uint64(snap), uint64(kp), uint64(keyLen),
 			uint64(base+outA), uint64(base+outB), uint64(base+outC))
+		if err != nil {
+			in.broken = true
+			return resultTrap, trapText
+		}
 		index = in.u32(base + outA)
-		return code, ""
+		return result(int32(uint32(r))), ""
 	})
 	return index, code
 }

@@ -80,3 +80,26 @@ func (i *Instance) CString(p uint32) string { return i.in.cString(p) }
 
 // Close releases the instance.
 func (i *Instance) Close() { i.in.mod.Close(context.Background()) }
+
+// Export is one export of an instance, looked up once, for a call on the
+// hot path (Instance.Call looks the name up on each call).
+type Export struct {
+	in *instance
+	f  api.Function
+}
+
+// Export looks an export up; ok is false when the module has none of that name.
+func (i *Instance) Export(name string) (Export, bool) {
+	f := i.in.mod.ExportedFunction(name)
+	return Export{in: i.in, f: f}, f != nil
+}
+
+// Call runs the export with args and returns its first result; a trap is a
+// *TrapError naming op.
+func (e Export) Call(op string, args ...uint64) (uint64, error) {
+	copy(e.in.stack, args)
+	if err := e.f.CallWithStack(context.Background(), e.in.stack); err != nil {
+		return 0, &TrapError{Op: op, Err: err}
+	}
+	return e.in.stack[0], nil
+}
