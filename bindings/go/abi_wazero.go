@@ -575,6 +575,10 @@ func (h *handle) mutate(op famOp) (result, string) {
 	}
 	set, code, msg := op(in, in.set)
 	if code != resultOK {
+		// The library refuses a change before making it, but a copy that a
+		// refused change might have touched is not worth the risk of a
+		// silent difference: it is dropped, and the next call replays the log.
+		in.broken = true
 		return code, msg
 	}
 	next := append(log[:len(log):len(log)], op)
