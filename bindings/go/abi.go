@@ -24,7 +24,7 @@ import "unsafe"
 //	snapOwner, snapPartition, snapTopK, snapOwners
 //	newBoundedHandle, resultStr, libVersion, libVersionString
 
-// result is a longstraw_result code (include/longstraw.h); TestResultCodes
+// result is a longstraw_result code (include/longstraw.h); TestHeaderConstants
 // checks the values against the header.
 type result int32
 
