@@ -15,7 +15,9 @@ const DefaultBalanceFactor = 1.25
 // (SPEC.md section 16). When the owner has room, Acquire returns the owner,
 // exactly as Rendezvous.Owner would.
 //
-// A Bounded is safe for concurrent use; Acquire and release take no lock.
+// A Bounded is safe for concurrent use; Acquire and release take no lock
+// (on the portable WebAssembly build, the set's requests in flight live in
+// one instance, so its calls take turns behind a mutex).
 type Bounded struct {
 	h *boundedHandle
 }
