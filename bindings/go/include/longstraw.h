@@ -1399,33 +1399,6 @@ const char *longstraw_version_string(void);
  */
 uint32_t longstraw_placement_version(void);
 
-/**
- * Loads the content of the membership file at `path`, which the host read
- * (the module reads no membership file), into a new node set: what
- * `longstraw_rendezvous_load_file` does once it has read the file, with the
- * same messages (naming `path`) and a relative `secret.file` read relative
- * to the file's folder. A secret file is read by the module, so the host
- * gives it the file system read-only for that.
- *
- * # Safety
- * `data` must be NULL or point to `data_len` readable bytes; `path` must be
- * NULL or a NUL-terminated string; `out` must be NULL or writable.
- */
-longstraw_result longstraw_wasm_load_file_bytes(const uint8_t *data,
-                                                size_t data_len,
-                                                const char *path,
-                                                longstraw_rendezvous **out);
-
-/**
- * Sets the module's working folder (the host's, so that a relative
- * `secret.file` in `longstraw_rendezvous_load_bytes` is read relative to
- * it, as natively). `LONGSTRAW_BAD_FILE` when it cannot.
- *
- * # Safety
- * `path` must be NULL or a NUL-terminated string.
- */
-longstraw_result longstraw_wasm_chdir(const char *path);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
