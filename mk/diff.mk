@@ -3,7 +3,8 @@
 #   make test-diff   generate cases from a fixed seed (Unicode and binary keys and ids, lengths around
 #                    127/128/255/256/1024 bytes with multi-byte characters across each boundary, lone
 #                    surrogates, weights across and outside the valid range), run them through Rust (default
-#                    and scalar backend), C, Go, Python, Node, Node's WebAssembly build and Java (bytes and,
+#                    and scalar backend), C, Go (cgo and its WebAssembly build), Python, Node, Node's WebAssembly
+#                    build and Java (bytes and,
 #                    where the language has them, strings), and require every answer to be Rust's: owner, top-k, top-k-distinct or the
 #                    same error class
 .PHONY: test-diff
@@ -21,6 +22,7 @@ test-diff: c-lib go-lib build-python build-node build-node-wasm build-java ## ev
 	$(CC) -std=c99 $(C_WARN) -O1 -I$(ROOT)/include $(ROOT)/tests/diff/driver.c -o $(DIFF_DIR)/driver_c $(C_LINK)
 	$(DIFF_DIR)/driver_c $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/c.txt
 	$(GO_ENV) $(GO) run ./cmd/longstraw-diff $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/go.txt
+	$(WASM_GO_ENV) $(GO) run ./cmd/longstraw-diff $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/go-wasm.txt
 	cd $(ROOT)/tests/diff && $(VENV_PY) driver.py $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/python.txt
 	LONGSTRAW_EXPECT_TARGET=native $(NODE) $(ROOT)/tests/diff/driver.js $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/node.txt
 	LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi $(NODE) --no-warnings $(ROOT)/tests/diff/driver.js \
@@ -28,5 +30,5 @@ test-diff: c-lib go-lib build-python build-node build-node-wasm build-java ## ev
 	$(JAVA_HOME)/bin/java --enable-native-access=ALL-UNNAMED -Dlongstraw.library=$(JAVA_LIB) \
 	  -cp $(JAVA_DIR)/target/classes $(ROOT)/tests/diff/Driver.java $(DIFF_DIR)/cases.txt > $(DIFF_DIR)/java.txt
 	cd $(ROOT)/tests/diff && $(VENV_PY) check.py $(DIFF_DIR)/cases.txt rust=$(DIFF_DIR)/rust.txt \
-	  rust-scalar=$(DIFF_DIR)/rust-scalar.txt c=$(DIFF_DIR)/c.txt go=$(DIFF_DIR)/go.txt \
+	  rust-scalar=$(DIFF_DIR)/rust-scalar.txt c=$(DIFF_DIR)/c.txt go=$(DIFF_DIR)/go.txt go-wasm=$(DIFF_DIR)/go-wasm.txt \
 	  python=$(DIFF_DIR)/python.txt node=$(DIFF_DIR)/node.txt node-wasm=$(DIFF_DIR)/node-wasm.txt java=$(DIFF_DIR)/java.txt

@@ -26,13 +26,16 @@ wasm-lib: ## liblongstraw.wasm: the C ABI for wasm32-wasip1 with simd128 (and it
 # The Go package embeds the module, so `go build ./...` needs it: every Go build makes it first.
 go-lib: wasm-lib
 
-# -race needs cgo for the race runtime only (go refuses -race with CGO_ENABLED=0); the package has no cgo.
-test-go-wasm: wasm-lib ## the Go wazero runner's tests, cgo off: vectors, errors, traps, -race under many goroutines
+# The whole Go module's tests (the public package over the wazero runner, and the runner's own) with cgo
+# off. -race needs cgo for the race runtime only (go refuses -race with CGO_ENABLED=0), so that run keeps
+# cgo on and selects the portable path with the longstraw_wasm build tag: no C of ours is linked.
+test-go-wasm: wasm-lib ## the Go package's whole test suite with cgo off (wazero), and -race under many goroutines
 	@test -f $(VECTORS) || { echo "go: $(VECTORS) is missing"; exit 1; }
-	$(WASM_GO_ENV) $(GO) vet ./internal/wasmabi/
-	$(WASM_GO_ENV) $(GO) test -count=1 ./internal/wasmabi/
-	$(WASM_GO_ENV) CGO_ENABLED=1 $(GO) test -count=1 -race ./internal/wasmabi/
-	@echo "go-wasm: all tests passed (CGO_ENABLED=0, and -race)"
+	$(WASM_GO_ENV) $(GO) vet ./...
+	$(WASM_GO_ENV) $(GO) test -count=1 ./...
+	$(WASM_GO_ENV) CGO_ENABLED=1 $(GO) test -count=1 -race -tags longstraw_wasm ./...
+	cd $(GO_DIR)/integrations && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=0 $(GO) test -count=1 ./...
+	@echo "go-wasm: all tests passed (CGO_ENABLED=0, -race with -tags longstraw_wasm, integrations)"
 
 dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-wasip1 with simd128
 	@mkdir -p $(DIST)
@@ -44,14 +47,20 @@ dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-
 bench-go-wasm: wasm-lib go-lib ## Owner (n = 1, 10, 100) and a 4096-key batch: the wazero runner against cgo, recorded
 	$(GO_ENV) $(GO) run ./internal/wasmabi/wasmbench | $(RECORD) --run go-wasm --command 'make bench-go-wasm'
 
-# The runner's test binary cross-compiled with cgo off: linux/arm64 run under qemu-aarch64, windows/amd64
-# run under wine when it is installed (Debian's wine64), else only built. Not in make test (about a minute).
+# The Go package's test binary and the runner's, cross-compiled with cgo off: linux/arm64 run under
+# qemu-aarch64, windows/amd64 run under wine when it is installed (Debian's wine64), else only built.
+# Not in make test (a few minutes under emulation). The out-of-memory test re-runs its own binary under an
+# address-space limit, which an emulated binary cannot do, so it is skipped there.
 .PHONY: test-go-wasm-cross
-test-go-wasm-cross: wasm-lib ## the Go runner's tests built for linux/arm64 (run under qemu-aarch64) and windows/amd64 (wine)
+test-go-wasm-cross: wasm-lib ## the Go package's tests (cgo off) built for linux/arm64 (run under qemu-aarch64) and windows/amd64 (wine)
 	@mkdir -p $(ROOT)/build/go-wasm
+	$(WASM_GO_ENV) GOOS=linux GOARCH=arm64 $(GO) test -c -o $(ROOT)/build/go-wasm/longstraw-linux-arm64 .
 	$(WASM_GO_ENV) GOOS=linux GOARCH=arm64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-linux-arm64 ./internal/wasmabi/
+	$(WASM_GO_ENV) GOOS=windows GOARCH=amd64 $(GO) test -c -o $(ROOT)/build/go-wasm/longstraw-windows-amd64.exe .
 	$(WASM_GO_ENV) GOOS=windows GOARCH=amd64 $(GO) test -c -o $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe ./internal/wasmabi/
+	cd $(GO_DIR) && qemu-aarch64 $(ROOT)/build/go-wasm/longstraw-linux-arm64 -test.count=1 -test.short -test.skip "^TestOutOfMemoryIsAnErrorUnderALimit$$"
 	cd $(GO_DIR)/internal/wasmabi && qemu-aarch64 $(ROOT)/build/go-wasm/wasmabi-linux-arm64 -test.count=1
 	@if command -v wine64 >/dev/null || command -v wine >/dev/null; then \
+	  cd $(GO_DIR) && $$(command -v wine64 || command -v wine) $(ROOT)/build/go-wasm/longstraw-windows-amd64.exe -test.count=1 -test.short && \
 	  cd $(GO_DIR)/internal/wasmabi && $$(command -v wine64 || command -v wine) $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe -test.count=1; \
-	else echo "test-go-wasm-cross: wine is not installed: the windows/amd64 test binary was built, not run"; fi
+	else echo "test-go-wasm-cross: wine is not installed: the windows/amd64 test binaries were built, not run"; fi

@@ -1,11 +1,5 @@
 package longstraw
 
-/*
-#include <stdint.h>
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"math"

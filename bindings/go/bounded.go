@@ -1,16 +1,9 @@
 package longstraw
 
-/*
-#include <stdint.h>
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
-	"unsafe"
 )
 
 // DefaultBalanceFactor is the usual balance factor c for NewBounded.
@@ -22,13 +15,11 @@ const DefaultBalanceFactor = 1.25
 // (SPEC.md section 16). When the owner has room, Acquire returns the owner,
 // exactly as Rendezvous.Owner would.
 //
-// A Bounded is safe for concurrent use; Acquire and release take no lock.
+// A Bounded is safe for concurrent use; Acquire and release take no lock
+// (on the portable WebAssembly build, the set's requests in flight live in
+// one instance, so its calls take turns behind a mutex).
 type Bounded struct {
 	h *boundedHandle
-}
-
-type boundedHandle struct {
-	p *C.longstraw_bounded
 }
 
 // NewBounded creates a bounded-load set with balance factor balanceFactor
@@ -45,17 +36,16 @@ func NewBounded(nodes []string, balanceFactor float64, opts ...Option) (*Bounded
 	}
 	if o.domains != nil {
 		return nil, &Error{Op: "NewBounded", Value: "WithDomains (an option of another constructor)",
-			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
+			Code: int(resultInvalidParameter), kind: ErrInvalidArgument}
 	}
-	h := &boundedHandle{}
-	code := newCBounded(o, balanceFactor, &h.p)
+	co := hashingOptions(o)
+	h, code := newBoundedHandle(&co, balanceFactor)
 	if err := check(code, "NewBounded", fmt.Sprintf("balance factor %v %s", balanceFactor, describeHashing(o))); err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, func(h *boundedHandle) { C.longstraw_bounded_free(h.p) })
 	for id := range o.weights {
 		if !contains(nodes, id) {
-			return nil, &Error{Op: "NewBounded", Value: fmt.Sprintf("%q", id), Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
+			return nil, &Error{Op: "NewBounded", Value: fmt.Sprintf("%q", id), Code: int(resultUnknownNode), kind: ErrUnknownNode}
 		}
 	}
 	b := &Bounded{h: h}
@@ -78,24 +68,13 @@ func (b *Bounded) IsKeyed() bool {
 	if b.unusable() {
 		return false
 	}
-	var snap *C.longstraw_snapshot
-	var count C.size_t
-	if C.longstraw_bounded_loads(b.h.p, &snap, nil, 0, &count) != C.LONGSTRAW_OK {
-		return false
-	}
-	runtime.KeepAlive(b.h)
-	defer C.longstraw_snapshot_free(snap)
-	var keyed C.uint32_t
-	if C.longstraw_snapshot_is_keyed(snap, &keyed) != C.LONGSTRAW_OK {
-		return false
-	}
-	return keyed != 0
+	return b.h.isKeyed()
 }
 
 // unusable reports a nil *Bounded or a zero value (not made by NewBounded):
 // every method then returns an ErrInvalidArgument (InFlight returns 0)
 // instead of panicking.
-func (b *Bounded) unusable() bool { return b == nil || b.h == nil || b.h.p == nil }
+func (b *Bounded) unusable() bool { return b == nil || !b.h.usable() }
 
 func contains(nodes []string, id string) bool {
 	for _, n := range nodes {
@@ -109,13 +88,14 @@ func contains(nodes []string, id string) bool {
 // lease is one request in flight. Its finalizer releases a lease the caller
 // forgot, so a leak costs a place only until the next garbage collection.
 type lease struct {
-	p        *C.longstraw_lease
+	b        *boundedHandle
+	p        leaseRef
 	released atomic.Bool
 }
 
 func (l *lease) release() {
 	if l.released.CompareAndSwap(false, true) {
-		C.longstraw_bounded_release(l.p)
+		l.b.release(l.p)
 		runtime.SetFinalizer(l, nil)
 	}
 }
@@ -139,17 +119,13 @@ func (b *Bounded) AcquireBytes(key []byte) (node string, release func(), err err
 	return b.acquire(bytesPtr(key), len(key), key)
 }
 
-func (b *Bounded) acquire(key *C.uint8_t, keyLen int, keep any) (string, func(), error) {
-	l := &lease{}
-	var id *C.uint8_t
-	var idLen C.size_t
-	code := C.longstraw_bounded_acquire(b.h.p, key, C.size_t(keyLen), &l.p, &id, &idLen)
-	runtime.KeepAlive(b.h)
+func (b *Bounded) acquire(key *byte, keyLen int, keep any) (string, func(), error) {
+	p, node, code := b.h.acquire(key, keyLen)
 	runtime.KeepAlive(keep)
-	if code != C.LONGSTRAW_OK {
+	if code != resultOK {
 		return "", nil, check(code, "Acquire", "")
 	}
-	node := C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen))
+	l := &lease{b: b.h, p: p}
 	runtime.SetFinalizer(l, (*lease).release)
 	return node, l.release, nil
 }
@@ -167,38 +143,11 @@ func (b *Bounded) Loads() ([]NodeLoad, error) {
 	if b.unusable() {
 		return nil, unusable("Loads", "Bounded")
 	}
-	for {
-		var snap *C.longstraw_snapshot
-		var count C.size_t
-		if err := check(C.longstraw_bounded_loads(b.h.p, &snap, nil, 0, &count), "Loads", ""); err != nil {
-			return nil, err
-		}
-		C.longstraw_snapshot_free(snap)
-		loads := make([]uint64, int(count)+8)
-		if err := check(C.longstraw_bounded_loads(b.h.p, &snap, (*C.uint64_t)(unsafe.Pointer(&loads[0])),
-			C.size_t(len(loads)), &count), "Loads", ""); err != nil {
-			return nil, err
-		}
-		runtime.KeepAlive(b.h)
-		if int(count) > len(loads) {
-			// Nodes were added between the two calls; ask again.
-			C.longstraw_snapshot_free(snap)
-			continue
-		}
-		out := make([]NodeLoad, int(count))
-		for i := range out {
-			var id *C.uint8_t
-			var idLen C.size_t
-			var weight C.double
-			if err := check(C.longstraw_snapshot_node(snap, C.uint32_t(i), &id, &idLen, &weight), "Loads", ""); err != nil {
-				C.longstraw_snapshot_free(snap)
-				return nil, err
-			}
-			out[i] = NodeLoad{Node: C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen)), InFlight: int(loads[i])}
-		}
-		C.longstraw_snapshot_free(snap)
-		return out, nil
+	loads, code := b.h.loads()
+	if err := check(code, "Loads", ""); err != nil {
+		return nil, err
 	}
+	return loads, nil
 }
 
 // InFlight is the number of requests in flight on all nodes, including nodes
@@ -207,10 +156,7 @@ func (b *Bounded) InFlight() uint64 {
 	if b.unusable() {
 		return 0
 	}
-	var n C.uint64_t
-	C.longstraw_bounded_in_flight(b.h.p, &n)
-	runtime.KeepAlive(b.h)
-	return uint64(n)
+	return b.h.inFlight()
 }
 
 // Add adds a node with the given weight.
@@ -218,9 +164,7 @@ func (b *Bounded) Add(id string, weight float64) error {
 	if b.unusable() {
 		return unusable("Add", "Bounded")
 	}
-	code := C.longstraw_bounded_add(b.h.p, strPtr(id), C.size_t(len(id)), C.double(weight))
-	runtime.KeepAlive(b.h)
-	runtime.KeepAlive(id)
+	code := b.h.add(id, weight)
 	return check(code, "Add", fmt.Sprintf("%q", id))
 }
 
@@ -229,9 +173,7 @@ func (b *Bounded) Remove(id string) error {
 	if b.unusable() {
 		return unusable("Remove", "Bounded")
 	}
-	code := C.longstraw_bounded_remove(b.h.p, strPtr(id), C.size_t(len(id)))
-	runtime.KeepAlive(b.h)
-	runtime.KeepAlive(id)
+	code := b.h.remove(id)
 	return check(code, "Remove", fmt.Sprintf("%q", id))
 }
 
@@ -241,8 +183,6 @@ func (b *Bounded) SetWeight(id string, weight float64) error {
 	if b.unusable() {
 		return unusable("SetWeight", "Bounded")
 	}
-	code := C.longstraw_bounded_set_weight(b.h.p, strPtr(id), C.size_t(len(id)), C.double(weight))
-	runtime.KeepAlive(b.h)
-	runtime.KeepAlive(id)
+	code := b.h.setWeight(id, weight)
 	return check(code, "SetWeight", fmt.Sprintf("%q", id))
 }

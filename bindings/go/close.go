@@ -1,10 +1,5 @@
 package longstraw
 
-/*
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"errors"
 	"runtime"
@@ -96,7 +91,7 @@ func (v *view) retire() {
 
 func (v *view) freeSnapshot() {
 	if v.use.freed.CompareAndSwap(false, true) {
-		C.longstraw_snapshot_free(v.snap)
+		snapFree(v.snap)
 		runtime.SetFinalizer(v, nil)
 	}
 }
@@ -105,12 +100,12 @@ func (v *view) freeSnapshot() {
 // dropped without Close). An unreachable view has no lookup in flight.
 func (v *view) finalize() {
 	if v.use.freed.CompareAndSwap(false, true) {
-		C.longstraw_snapshot_free(v.snap)
+		snapFree(v.snap)
 	}
 }
 
 func closedError(op string) error {
 	// The C library reports a freed handle as a NULL argument; Error()
 	// describes it in Go's terms.
-	return &Error{Op: op, Code: int(C.LONGSTRAW_NULL_ARGUMENT), kind: ErrClosed}
+	return &Error{Op: op, Code: int(resultNullArgument), kind: ErrClosed}
 }

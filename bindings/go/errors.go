@@ -1,10 +1,5 @@
 package longstraw
 
-/*
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"errors"
 	"fmt"
@@ -50,7 +45,7 @@ func (e *Error) Error() string {
 	}
 	msg := e.reason
 	if msg == "" {
-		msg = C.GoString(C.longstraw_result_str(C.int(e.Code)))
+		msg = resultStr(result(e.Code))
 	}
 	if e.kind == ErrClosed {
 		msg = ErrClosed.Error()
@@ -69,40 +64,40 @@ func (e *Error) Unwrap() error {
 	return e.kind
 }
 
-func kindOf(code C.longstraw_result) error {
+func kindOf(code result) error {
 	switch code {
-	case C.LONGSTRAW_INVALID_NODE_ID:
+	case resultInvalidNodeID:
 		return ErrInvalidNodeID
-	case C.LONGSTRAW_INVALID_WEIGHT:
+	case resultInvalidWeight:
 		return ErrInvalidWeight
-	case C.LONGSTRAW_DUPLICATE_NODE:
+	case resultDuplicateNode:
 		return ErrDuplicateNode
-	case C.LONGSTRAW_UNKNOWN_NODE:
+	case resultUnknownNode:
 		return ErrUnknownNode
-	case C.LONGSTRAW_HASH_COLLISION:
+	case resultHashCollision:
 		return ErrHashCollision
-	case C.LONGSTRAW_NO_ELIGIBLE_NODE:
+	case resultNoEligibleNode:
 		return ErrNoEligibleNode
-	case C.LONGSTRAW_TOO_MANY_NODES:
+	case resultTooManyNodes:
 		return ErrTooManyNodes
-	case C.LONGSTRAW_UNKNOWN_PLACEMENT:
+	case resultUnknownPlacement:
 		return ErrUnknownPlacement
-	case C.LONGSTRAW_BACKEND_UNAVAILABLE:
+	case resultBackendUnavailable:
 		return ErrBackendUnavailable
-	case C.LONGSTRAW_INVALID_PARAMETER:
+	case resultInvalidParameter:
 		return ErrInvalidParameter
-	case C.LONGSTRAW_INVALID_DOMAIN:
+	case resultInvalidDomain:
 		return ErrInvalidDomain
-	case C.LONGSTRAW_INVALID_SECRET:
+	case resultInvalidSecret:
 		return ErrInvalidSecret
-	case C.LONGSTRAW_CONFLICTING_OPTIONS:
+	case resultConflictingOptions:
 		return ErrConflictingOptions
-	case C.LONGSTRAW_OUT_OF_MEMORY:
+	case resultOutOfMemory:
 		return ErrOutOfMemory
-	case C.LONGSTRAW_WRONG_MODE:
+	case resultWrongMode:
 		return ErrInvalidArgument
-	case C.LONGSTRAW_NULL_ARGUMENT, C.LONGSTRAW_MISALIGNED_POINTER, C.LONGSTRAW_INDEX_OUT_OF_RANGE,
-		C.LONGSTRAW_BUFFER_TOO_SMALL, C.LONGSTRAW_LENGTH_MISMATCH, C.LONGSTRAW_BAD_OFFSETS:
+	case resultNullArgument, resultMisalignedPointer, resultIndexOutOfRange,
+		resultBufferTooSmall, resultLengthMismatch, resultBadOffsets:
 		// The binding builds every pointer and length itself, so these are
 		// bugs here, reported as such rather than blamed on the caller.
 		return ErrInternal
@@ -112,8 +107,8 @@ func kindOf(code C.longstraw_result) error {
 }
 
 // check turns a C result into nil or an *Error.
-func check(code C.longstraw_result, op, value string) error {
-	if code == C.LONGSTRAW_OK {
+func check(code result, op, value string) error {
+	if code == resultOK {
 		return nil
 	}
 	return &Error{Op: op, Value: value, Code: int(code), kind: kindOf(code)}
@@ -121,7 +116,7 @@ func check(code C.longstraw_result, op, value string) error {
 
 // checkWith is check with the C library's message for the failure (from
 // withMessage), which replaces the code's generic text when there is one.
-func checkWith(code C.longstraw_result, op, value, message string) error {
+func checkWith(code result, op, value, message string) error {
 	err := check(code, op, value)
 	if e, ok := err.(*Error); ok {
 		e.reason = message

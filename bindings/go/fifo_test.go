@@ -1,3 +1,5 @@
+//go:build unix
+
 package longstraw
 
 import (
@@ -14,6 +16,7 @@ import (
 // to one reader only) loads, in every mode: the secret is read once, and the
 // set places keys as the same secret given in code does.
 func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
+	skipPortable(t, "WASI has no FIFO file type (wazero reports a FIFO as unknown), so the module refuses a secret file that is a FIFO; a regular secret file works")
 	nodes := []string{"a", "b", "c", "d"}
 	for _, c := range []struct {
 		mode, section string
@@ -83,5 +86,51 @@ func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
 			}
 			sameRankings(t, c.mode+" from a FIFO secret", got.r, want)
 		})
+	}
+}
+
+// A secret written once into a FIFO loads: the secret source is read exactly
+// once (a second open would wait forever for a writer that is gone).
+func TestSecretFromAFIFO(t *testing.T) {
+	skipPortable(t, "WASI has no FIFO file type (wazero reports a FIFO as unknown), so the module refuses a secret file that is a FIFO; a regular secret file works")
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "secret.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	members := filepath.Join(dir, "members.toml")
+	text := fmt.Sprintf("[secret]\nfile = %q\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\n\n[[nodes]]\nid = \"c\"\n", fifo)
+	if err := os.WriteFile(members, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString(hex.EncodeToString(testSecret) + "\n")
+		f.Close()
+	}()
+	type result struct {
+		r   *Rendezvous
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		r, err := Load(members)
+		got <- result{r, err}
+	}()
+	select {
+	case res := <-got:
+		if res.err != nil {
+			t.Fatalf("load with a FIFO secret: %v", res.err)
+		}
+		inCode, err := New([]string{"a", "b", "c"}, WithSecret(testSecret))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRankings(t, "FIFO secret vs built in code", res.r, inCode)
+	case <-time.After(20 * time.Second):
+		t.Fatal("load with a FIFO secret hangs (the source is read more than once)")
 	}
 }

@@ -25,23 +25,15 @@
 // Every method of every type is safe on a nil pointer or a zero value: it
 // returns an ErrInvalidArgument (or a zero value) instead of panicking.
 //
-// The package links liblongstraw statically (cgo): the module carries the
-// header (include/longstraw.h) and one archive per platform
+// With cgo on, the package links liblongstraw statically: the module carries
+// the header (include/longstraw.h) and one archive per platform
 // (lib/<GOOS>_<GOARCH>/liblongstraw.a), so plain `go build` needs no
-// environment variables. Inside the repository `make build` puts the archive
-// there; a release copy of the module ships it.
+// environment variables. With cgo off (CGO_ENABLED=0) it runs the same C ABI
+// compiled to WebAssembly (liblongstraw.wasm, embedded) under wazero, a
+// runtime written in Go: same API, same errors, same placement, on every
+// GOOS/GOARCH. See the README for which path a build takes and what the
+// portable one costs.
 package longstraw
-
-/*
-#cgo CFLAGS: -I${SRCDIR}/include
-#cgo linux,amd64 LDFLAGS: ${SRCDIR}/lib/linux_amd64/liblongstraw.a
-#cgo linux,arm64 LDFLAGS: ${SRCDIR}/lib/linux_arm64/liblongstraw.a
-#cgo LDFLAGS: -lgcc_s -lutil -lrt -lpthread -lm -ldl
-#include <stdint.h>
-#include <stdlib.h>
-#include "longstraw.h"
-*/
-import "C"
 
 import (
 	"fmt"
@@ -49,18 +41,17 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // PlacementVersion is the placement version this package defaults to. Pin it
 // with WithPlacement so that an upgrade of longstraw never moves keys.
-const PlacementVersion = C.LONGSTRAW_PLACEMENT_VERSION
+const PlacementVersion = cPlacementVersion
 
 // Version is the C library's version as major*10000 + minor*100 + patch.
-func Version() int { return int(C.longstraw_version()) }
+func Version() int { return libVersion() }
 
 // VersionString is the C library's version, e.g. "0.2.0".
-func VersionString() string { return C.GoString(C.longstraw_version_string()) }
+func VersionString() string { return libVersionString() }
 
 type options struct {
 	seed      uint64
@@ -194,7 +185,7 @@ var noInfo = &setInfo{}
 // view is one immutable membership: a C snapshot and its nodes, decoded
 // once, so that a lookup is a single C call and an index into ids.
 type view struct {
-	snap     *C.longstraw_snapshot
+	snap     snapRef
 	ids      []string
 	weights  []float64
 	domains  []string
@@ -223,7 +214,7 @@ func buildOptions(op string, opts []Option) (options, error) {
 	}
 	if misplaced != "" {
 		return o, &Error{Op: op, Value: misplaced + " (an option of another constructor)",
-			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidArgument}
+			Code: int(resultInvalidParameter), kind: ErrInvalidArgument}
 	}
 	return o, checkShapeOptions(op, o)
 }
@@ -251,45 +242,44 @@ func NewTable(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if err != nil {
 		return nil, err
 	}
-	co := cOptions() // the hashing comes from the flat set's snapshot
-	co.mode = C.LONGSTRAW_MODE_TABLE
+	co := defaultSetOptions() // the hashing comes from the flat set's snapshot
+	co.mode = cModeTable
 	if o.partitionBits != nil {
-		co.partition_bits = C.uint8_t(*o.partitionBits)
+		co.partitionBits = *o.partitionBits
 	}
 	replicas := 1
 	if o.replicas != nil {
 		replicas = *o.replicas
 	}
-	co.replicas = C.size_t(replicas)
+	co.replicas = uint64(replicas)
 	if replicas < 0 {
-		co.replicas = C.size_t(math.MaxUint32) // refused by the C library, like any count above 32
+		co.replicas = math.MaxUint32 // refused by the C library, like any count above 32
 	}
 	if o.distinct {
-		co.table_flags = C.LONGSTRAW_TABLE_DISTINCT_DOMAINS
+		co.tableFlags = cTableDistinctDomains
 	}
 	if o.balance != nil {
-		co.balance = C.double(*o.balance)
+		co.balance = *o.balance
 	}
-	h := &handle{}
-	var tableCode C.longstraw_result // the table's own refusal, not the flat set's
-	var detail string                // the C library's own words for it
-	err = fromMembers("NewTable", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		tableCode, detail = withMessage(func() C.longstraw_result { return C.longstraw_rendezvous_new_from(members, &co, &h.p) })
+	var h *handle
+	var tableCode result // the table's own refusal, not the flat set's
+	var detail string    // the C library's own words for it
+	err = fromMembers("NewTable", nodes, o, func(members snapRef) result {
+		h, tableCode, detail = newSetFrom(members, &co)
 		return tableCode
 	})
 	if err != nil {
-		if e, ok := err.(*Error); ok && tableCode != C.LONGSTRAW_OK {
+		if e, ok := err.(*Error); ok && tableCode != resultOK {
 			switch e.Code {
-			case int(C.LONGSTRAW_INVALID_PARAMETER):
+			case int(resultInvalidParameter):
 				e.Value = fmt.Sprintf("(partition bits %s, replicas %d%s)", autoOr(o.partitionBits), replicas, balanceNote(o.balance))
-			case int(C.LONGSTRAW_CONFLICTING_OPTIONS):
+			case int(resultConflictingOptions):
 				e.Value = fmt.Sprintf("(WithDistinctDomains%s)", balanceNote(o.balance))
 				e.reason = detail
 			}
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*handle).free)
 	return newSet("NewTable", h)
 }
 
@@ -307,22 +297,23 @@ func NewSkeleton(nodes []string, opts ...Option) (*Rendezvous, error) {
 	if err != nil {
 		return nil, err
 	}
-	co := cOptions() // the hashing comes from the flat set's snapshot
-	co.mode = C.LONGSTRAW_MODE_SKELETON
+	co := defaultSetOptions() // the hashing comes from the flat set's snapshot
+	co.mode = cModeSkeleton
 	if o.shape != nil {
-		co.fanout_bits, co.levels = C.uint8_t(o.shape[0]), C.uint8_t(o.shape[1])
+		co.fanoutBits, co.levels = o.shape[0], o.shape[1]
 	}
-	h := &handle{}
-	err = fromMembers("NewSkeleton", nodes, o, func(members *C.longstraw_snapshot) C.longstraw_result {
-		return C.longstraw_rendezvous_new_from(members, &co, &h.p)
+	var h *handle
+	err = fromMembers("NewSkeleton", nodes, o, func(members snapRef) result {
+		var code result
+		h, code, _ = newSetFrom(members, &co)
+		return code
 	})
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Code == int(C.LONGSTRAW_INVALID_PARAMETER) && o.shape != nil {
+		if e, ok := err.(*Error); ok && e.Code == int(resultInvalidParameter) && o.shape != nil {
 			e.Value = fmt.Sprintf("WithShape(%d, %d)", o.shape[0], o.shape[1])
 		}
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*handle).free)
 	return newSet("NewSkeleton", h)
 }
 
@@ -343,34 +334,18 @@ func newSet(op string, h *handle) (*Rendezvous, error) {
 }
 
 // read fills in what never changes over a set's life from one snapshot.
-func (i *setInfo) read(op string, snap *C.longstraw_snapshot) error {
-	var mode C.longstraw_mode
-	var seed C.uint64_t
-	var keyed, placement C.uint32_t
-	for _, code := range []C.longstraw_result{C.longstraw_snapshot_mode(snap, &mode), C.longstraw_snapshot_seed(snap, &seed),
-		C.longstraw_snapshot_is_keyed(snap, &keyed), C.longstraw_snapshot_placement(snap, &placement)} {
-		if err := check(code, op, ""); err != nil {
-			return err
-		}
+func (i *setInfo) read(op string, snap snapRef) error {
+	si, code := snapInfo(snap)
+	if err := check(code, op, ""); err != nil {
+		return err
 	}
-	i.seed, i.keyed, i.placement = uint64(seed), keyed != 0, uint32(placement)
-	switch mode {
-	case C.LONGSTRAW_MODE_TABLE:
-		var bits C.uint8_t
-		var replicas C.size_t
-		var flags C.uint32_t
-		var balance C.double
-		if err := check(C.longstraw_snapshot_table_shape(snap, &bits, &replicas, &flags, &balance), op, ""); err != nil {
-			return err
-		}
-		i.mode, i.bits, i.replicas = Table, int(bits), int(replicas)
-		i.distinct, i.balance = flags&C.LONGSTRAW_TABLE_DISTINCT_DOMAINS != 0, float64(balance)
-	case C.LONGSTRAW_MODE_SKELETON:
-		var fanoutBits, levels C.uint8_t
-		if err := check(C.longstraw_snapshot_skeleton_shape(snap, &fanoutBits, &levels), op, ""); err != nil {
-			return err
-		}
-		i.mode, i.fanoutBits, i.levels = Skeleton, int(fanoutBits), int(levels)
+	i.seed, i.keyed, i.placement = si.seed, si.keyed, si.placement
+	switch si.mode {
+	case cModeTable:
+		i.mode, i.bits, i.replicas = Table, int(si.bits), int(si.replicas)
+		i.distinct, i.balance = si.flags&cTableDistinctDomains != 0, si.balance
+	case cModeSkeleton:
+		i.mode, i.fanoutBits, i.levels = Skeleton, int(si.fanoutBits), int(si.levels)
 	}
 	return nil
 }
@@ -378,28 +353,26 @@ func (i *setInfo) read(op string, snap *C.longstraw_snapshot) error {
 // fromMembers builds the nodes as a flat set, then makes the table or
 // skeleton from its snapshot with create (the C library takes a table's or
 // skeleton's initial nodes from a snapshot, so that it can build at once).
-func fromMembers(op string, nodes []string, o options, create func(*C.longstraw_snapshot) C.longstraw_result) error {
+func fromMembers(op string, nodes []string, o options, create func(snapRef) result) error {
 	h, err := newFlatHandle(op, nodes, o)
 	if err != nil {
 		return err
 	}
 	defer h.free()
-	var snap *C.longstraw_snapshot
-	if err := check(h.snapshot(&snap), op, ""); err != nil {
+	snap, code := h.snapshot()
+	if err := check(code, op, ""); err != nil {
 		return err
 	}
-	defer C.longstraw_snapshot_free(snap)
+	defer snapFree(snap)
 	return check(create(snap), op, "")
 }
 
 // newFlatHandle makes a flat C set of the nodes, weights and domains.
 func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
-	h := &handle{}
-	code, message := withMessage(func() C.longstraw_result { return newCRendezvous(o, &h.p) })
+	h, code, message := newCRendezvous(o)
 	if err := checkWith(code, op, describeHashing(o), message); err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*handle).free)
 
 	index := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
@@ -417,13 +390,13 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 	for n := range o.weights {
 		if !index[n] {
 			return nil, &Error{Op: op, Value: fmt.Sprintf("WithWeights(%s)", shown(n)),
-				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
+				Code: int(resultUnknownNode), kind: ErrUnknownNode}
 		}
 	}
 	for n := range o.domains {
 		if !index[n] {
 			return nil, &Error{Op: op, Value: fmt.Sprintf("WithDomains(%s)", shown(n)),
-				Code: int(C.LONGSTRAW_UNKNOWN_NODE), kind: ErrUnknownNode}
+				Code: int(resultUnknownNode), kind: ErrUnknownNode}
 		}
 	}
 	bytes, offsets := packStrings(nodes)
@@ -433,7 +406,7 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 		labelBytes, labelOffsets = packStrings(labels)
 	}
 	code = h.addBatch(bytes, offsets, weights, labelBytes, labelOffsets)
-	if code != C.LONGSTRAW_OK {
+	if code != resultOK {
 		return nil, check(code, op, explainBatch(o, nodes, weights, labels))
 	}
 	return h, nil
@@ -442,14 +415,14 @@ func newFlatHandle(op string, nodes []string, o options) (*handle, error) {
 // explainBatch finds the node a failed batch add tripped on, by adding the
 // nodes one at a time to a scratch set, so the error names it.
 func explainBatch(o options, nodes []string, weights []float64, labels []string) string {
-	scratch := &handle{}
-	if newCRendezvous(o, &scratch.p) != C.LONGSTRAW_OK {
+	scratch, code, _ := newCRendezvous(o)
+	if code != resultOK {
 		return ""
 	}
 	defer scratch.free()
 	for i, n := range nodes {
 		label := labels[i]
-		if scratch.add(strPtr(n), C.size_t(len(n)), C.double(weights[i]), strPtr(label), C.size_t(len(label))) != C.LONGSTRAW_OK {
+		if scratch.add(n, weights[i], label) != resultOK {
 			if label != "" {
 				return fmt.Sprintf("(node %s, weight %v, domain %s)", shown(n), weights[i], shown(label))
 			}
@@ -459,68 +432,12 @@ func explainBatch(o options, nodes []string, weights []float64, labels []string)
 	return ""
 }
 
-// handle is the C set behind a Rendezvous, of any mode. Every method keeps
-// h alive until C returns, so that its finalizer cannot free the set during
-// a call.
-type handle struct{ p *C.longstraw_rendezvous }
-
-// free releases the C set; a second call does nothing. Callers hold the
-// set's writer lock (or own the handle alone), so no C call is using it.
-func (h *handle) free() {
-	if h.p != nil {
-		C.longstraw_rendezvous_free(h.p)
-		h.p = nil
-	}
-	runtime.SetFinalizer(h, nil)
-}
-
-func (h *handle) add(id *C.uint8_t, n C.size_t, w C.double, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_add_in_domain(h.p, id, n, w, d, dn)
-}
-
-func (h *handle) addBatch(ids []byte, offsets []uint64, weights []float64, labels []byte, labelOffsets []uint64) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	var weightsPtr *C.double
-	if len(weights) > 0 {
-		weightsPtr = (*C.double)(unsafe.Pointer(&weights[0]))
-	}
-	code := C.longstraw_rendezvous_add_batch(h.p, bytesPtr(ids), C.size_t(len(ids)), offsetsPtr(offsets), C.size_t(len(offsets)),
-		weightsPtr, C.size_t(len(weights)), bytesPtr(labels), C.size_t(len(labels)), offsetsPtr(labelOffsets), C.size_t(len(labelOffsets)))
-	runtime.KeepAlive(ids)
-	runtime.KeepAlive(offsets)
-	runtime.KeepAlive(weights)
-	runtime.KeepAlive(labels)
-	runtime.KeepAlive(labelOffsets)
-	return code
-}
-
-func (h *handle) remove(id *C.uint8_t, n C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_remove(h.p, id, n)
-}
-
-func (h *handle) setWeight(id *C.uint8_t, n C.size_t, w C.double) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_set_weight(h.p, id, n, w)
-}
-
-func (h *handle) setDomain(id *C.uint8_t, n C.size_t, d *C.uint8_t, dn C.size_t) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_set_domain(h.p, id, n, d, dn)
-}
-
-func (h *handle) snapshot(out **C.longstraw_snapshot) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_snapshot(h.p, out)
-}
-
 // newViewOf takes a C snapshot of the set and decodes its nodes, or shares
 // them with same, a view of the same membership. Callers hold the writer
 // lock (or own the set alone).
 func (r *Rendezvous) newViewOf(same *view) (*view, error) {
-	var snap *C.longstraw_snapshot // a local: cgo refuses a pointer into a struct holding Go pointers
-	if err := check(r.h.snapshot(&snap), "Snapshot", ""); err != nil {
+	snap, code := r.h.snapshot()
+	if err := check(code, "Snapshot", ""); err != nil {
 		return nil, err
 	}
 	v := &view{snap: snap, info: r.info}
@@ -529,27 +446,11 @@ func (r *Rendezvous) newViewOf(same *view) (*view, error) {
 		v.ids, v.weights, v.domains, v.eligible = same.ids, same.weights, same.domains, same.eligible
 		return v, nil
 	}
-	var n, eligible C.size_t
-	C.longstraw_snapshot_len(v.snap, &n)
-	C.longstraw_snapshot_eligible(v.snap, &eligible)
-	v.eligible = int(eligible)
-	v.ids = make([]string, int(n))
-	v.weights = make([]float64, int(n))
-	v.domains = make([]string, int(n))
-	for i := range v.ids {
-		var id, domain *C.uint8_t
-		var idLen, domainLen C.size_t
-		var weight C.double
-		if err := check(C.longstraw_snapshot_node(v.snap, C.uint32_t(i), &id, &idLen, &weight), "snapshot", ""); err != nil {
-			return nil, err
-		}
-		v.ids[i] = C.GoStringN((*C.char)(unsafe.Pointer(id)), C.int(idLen))
-		v.weights[i] = float64(weight)
-		if err := check(C.longstraw_snapshot_domain(v.snap, C.uint32_t(i), &domain, &domainLen), "snapshot", ""); err != nil {
-			return nil, err
-		}
-		v.domains[i] = C.GoStringN((*C.char)(unsafe.Pointer(domain)), C.int(domainLen))
+	ids, weights, domains, eligible, code := snapNodes(v.snap)
+	if err := check(code, "snapshot", ""); err != nil {
+		return nil, err
 	}
+	v.ids, v.weights, v.domains, v.eligible = ids, weights, domains, eligible
 	return v, nil
 }
 
@@ -570,7 +471,7 @@ func (r *Rendezvous) refresh() error {
 // NewTable, NewSkeleton, Load or LoadBytes).
 func (r *Rendezvous) usable() bool { return r != nil && r.view.Load() != nil }
 
-func (r *Rendezvous) change(op, value string, call func(h *handle) C.longstraw_result) error {
+func (r *Rendezvous) change(op, value string, call func(h *handle) result) error {
 	if !r.usable() {
 		return unusable(op, "Rendezvous")
 	}
@@ -604,36 +505,22 @@ func (r *Rendezvous) AddInDomain(id string, weight float64, domain string) error
 	if domain != "" {
 		op, value = "AddInDomain", fmt.Sprintf("(%s, %v, %s)", shown(id), weight, shown(domain))
 	}
-	return r.change(op, value, func(h *handle) C.longstraw_result {
-		defer runtime.KeepAlive(id)
-		defer runtime.KeepAlive(domain)
-		return h.add(strPtr(id), C.size_t(len(id)), C.double(weight), strPtr(domain), C.size_t(len(domain)))
-	})
+	return r.change(op, value, func(h *handle) result { return h.add(id, weight, domain) })
 }
 
 // Remove removes a node. Only the keys it owned move.
 func (r *Rendezvous) Remove(id string) error {
-	return r.change("Remove", shown(id), func(h *handle) C.longstraw_result {
-		defer runtime.KeepAlive(id)
-		return h.remove(strPtr(id), C.size_t(len(id)))
-	})
+	return r.change("Remove", shown(id), func(h *handle) result { return h.remove(id) })
 }
 
 // SetWeight changes a node's weight; 0 drains it.
 func (r *Rendezvous) SetWeight(id string, weight float64) error {
-	return r.change("SetWeight", fmt.Sprintf("(%s, %v)", shown(id), weight), func(h *handle) C.longstraw_result {
-		defer runtime.KeepAlive(id)
-		return h.setWeight(strPtr(id), C.size_t(len(id)), C.double(weight))
-	})
+	return r.change("SetWeight", fmt.Sprintf("(%s, %v)", shown(id), weight), func(h *handle) result { return h.setWeight(id, weight) })
 }
 
 // SetDomain sets a node's failure domain; "" clears it.
 func (r *Rendezvous) SetDomain(id string, domain string) error {
-	return r.change("SetDomain", fmt.Sprintf("(%s, %s)", shown(id), shown(domain)), func(h *handle) C.longstraw_result {
-		defer runtime.KeepAlive(id)
-		defer runtime.KeepAlive(domain)
-		return h.setDomain(strPtr(id), C.size_t(len(id)), strPtr(domain), C.size_t(len(domain)))
-	})
+	return r.change("SetDomain", fmt.Sprintf("(%s, %s)", shown(id), shown(domain)), func(h *handle) result { return h.setDomain(id, domain) })
 }
 
 // packStrings lays strings out in the packed layout.
@@ -649,27 +536,4 @@ func packStrings(items []string) ([]byte, []uint64) {
 		offsets = append(offsets, uint64(len(bytes)))
 	}
 	return bytes, offsets
-}
-
-// strPtr points at a string's bytes without copying; nil for "". The memory
-// holds no Go pointers, so cgo lets C read it for the duration of a call.
-func strPtr(s string) *C.uint8_t {
-	if len(s) == 0 {
-		return nil
-	}
-	return (*C.uint8_t)(unsafe.Pointer(unsafe.StringData(s)))
-}
-
-func bytesPtr(b []byte) *C.uint8_t {
-	if len(b) == 0 {
-		return nil
-	}
-	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
-}
-
-func offsetsPtr(o []uint64) *C.uint64_t {
-	if len(o) == 0 {
-		return nil
-	}
-	return (*C.uint64_t)(unsafe.Pointer(&o[0]))
 }

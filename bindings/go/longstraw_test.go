@@ -218,7 +218,7 @@ func TestBackendNamesTheKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := r.Backend()
-	known := map[string]bool{"scalar": true, "sse2": true, "avx2": true, "avx512": true, "neon": true}
+	known := map[string]bool{"scalar": true, "sse2": true, "avx2": true, "avx512": true, "neon": true, "simd128": true}
 	if !known[got] {
 		t.Fatalf("Backend() = %q, not a known kernel", got)
 	}

@@ -1,15 +1,8 @@
 package longstraw
 
-/*
-#include <stdint.h>
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"runtime"
-	"unsafe"
 )
 
 // source is what lookups run on: a set's current view, or a snapshot's own.
@@ -94,10 +87,7 @@ func containsID(s source, id string) bool {
 		return false
 	}
 	defer v.release()
-	var index C.uint32_t
-	code := C.longstraw_snapshot_index_of(v.snap, strPtr(id), C.size_t(len(id)), &index)
-	runtime.KeepAlive(id)
-	return code == C.LONGSTRAW_OK
+	return snapIndexOf(v.snap, id) == resultOK
 }
 
 func backend(s source) string {
@@ -109,65 +99,53 @@ func backend(s source) string {
 		return "closed"
 	}
 	defer v.release()
-	var name *C.char
-	if C.longstraw_snapshot_backend(v.snap, &name) != C.LONGSTRAW_OK {
+	name, code := snapBackend(v.snap)
+	if code != resultOK {
 		return "unknown"
 	}
-	return C.GoString(name)
+	return name
 }
 
-func owner(s source, op string, key *C.uint8_t, keyLen int, keep any) (string, error) {
+func owner(s source, op string, key *byte, keyLen int, keep any) (string, error) {
 	v, err := s.acquire(op)
 	if err != nil {
 		return "", err
 	}
 	defer v.release()
-	// One variable for the three out-parameters: each one passed to C moves
-	// to the heap, so this is one allocation rather than three.
-	var out struct {
-		index C.uint32_t
-		idLen C.size_t
-		id    *C.uint8_t
-	}
-	code := C.longstraw_snapshot_owner(v.snap, key, C.size_t(keyLen), &out.index, &out.id, &out.idLen)
+	index, code := snapOwner(v.snap, key, keyLen)
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(keep)
-	if code != C.LONGSTRAW_OK {
+	if code != resultOK {
 		return "", check(code, "Owner", "")
 	}
-	return v.ids[out.index], nil
+	return v.ids[index], nil
 }
 
 // partition is Partition: the C library refuses another mode than a table
 // with its own message, which is read on the thread that made the call.
-func partition(s source, op string, key *C.uint8_t, keyLen int, keep any) (uint32, error) {
+func partition(s source, op string, key *byte, keyLen int, keep any) (uint32, error) {
 	v, err := s.acquire(op)
 	if err != nil {
 		return 0, err
 	}
 	defer v.release()
-	if v.info.mode != Table {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-	}
-	var p C.uint32_t
-	code := C.longstraw_snapshot_partition(v.snap, key, C.size_t(keyLen), &p)
+	p, code, msg := snapPartition(v.snap, key, keyLen, v.info.mode != Table)
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(keep)
-	if code != C.LONGSTRAW_OK {
+	if code != resultOK {
 		err := check(code, trimBytes(op), "")
-		if e, ok := err.(*Error); ok && code == C.LONGSTRAW_WRONG_MODE {
-			e.reason = C.GoString(C.longstraw_last_error_message())
+		if e, ok := err.(*Error); ok && code == resultWrongMode {
+			e.reason = msg
 		}
 		return 0, err
 	}
-	return uint32(p), nil
+	return p, nil
 }
 
 // topK is TopK, TopKDistinct (distinct) and Rank (k = math.MaxInt).
-func topK(s source, op string, key *C.uint8_t, keyLen int, keep any, k int, distinct bool) ([]string, error) {
+func topK(s source, op string, key *byte, keyLen int, keep any, k int, distinct bool) ([]string, error) {
 	if k < 0 {
-		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(C.LONGSTRAW_LENGTH_MISMATCH), kind: ErrInvalidArgument,
+		return nil, &Error{Op: op, Value: fmt.Sprintf("k=%d", k), Code: int(resultLengthMismatch), kind: ErrInvalidArgument,
 			reason: "k must not be negative (0 gives an empty list)"}
 	}
 	v, err := s.acquire(op)
@@ -180,21 +158,13 @@ func topK(s source, op string, key *C.uint8_t, keyLen int, keep any, k int, dist
 		return []string{}, nil
 	}
 	out := make([]uint32, k)
-	var written C.size_t
-	var code C.longstraw_result
-	if distinct {
-		code = C.longstraw_snapshot_top_k_distinct(v.snap, key, C.size_t(keyLen),
-			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
-	} else {
-		code = C.longstraw_snapshot_top_k(v.snap, key, C.size_t(keyLen),
-			(*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(k), &written)
-	}
+	written, code := snapTopK(v.snap, key, keyLen, out, distinct)
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(keep)
 	if err := check(code, trimBytes(op), ""); err != nil {
 		return nil, err
 	}
-	ids := make([]string, int(written))
+	ids := make([]string, written)
 	for i := range ids {
 		ids[i] = v.ids[out[i]]
 	}
@@ -247,24 +217,16 @@ func ownersPacked(s source, op string, bytes []byte, offsets []uint64, out []uin
 		return nil, err
 	}
 	defer v.release()
-	var outPtr *C.uint32_t
-	if len(out) > 0 {
-		outPtr = (*C.uint32_t)(unsafe.Pointer(&out[0]))
-	}
-	code := C.longstraw_snapshot_owners(v.snap, bytesPtr(bytes), C.size_t(len(bytes)),
-		offsetsPtr(offsets), C.size_t(len(offsets)), outPtr, C.size_t(len(out)))
+	code := snapOwners(v.snap, bytes, offsets, out)
 	runtime.KeepAlive(v)
-	runtime.KeepAlive(bytes)
-	runtime.KeepAlive(offsets)
-	runtime.KeepAlive(out)
-	if code != C.LONGSTRAW_OK {
+	if code != resultOK {
 		if batch == "" {
 			batch = fmt.Sprintf("(%d bytes, %d offsets, %d outputs)", len(bytes), len(offsets), len(out))
 		}
 		err := check(code, trimBytes(op), batch)
 		if e, ok := err.(*Error); ok {
 			switch code {
-			case C.LONGSTRAW_BAD_OFFSETS, C.LONGSTRAW_LENGTH_MISMATCH:
+			case resultBadOffsets, resultLengthMismatch:
 				e.kind = ErrInvalidArgument // the caller's arrays, not a bug here
 			}
 		}

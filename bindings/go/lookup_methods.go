@@ -39,8 +39,9 @@ func (r *Rendezvous) IsKeyed() bool { return r.fixed().keyed }
 func (r *Rendezvous) Placement() uint32 { return r.fixed().placement }
 
 // Backend names the kernel lookups run on ("scalar", "sse2", "avx2",
-// "avx512" or "neon"), chosen once per process from the CPU, or forced with
-// the LONGSTRAW_BACKEND environment variable. It never changes placement.
+// "avx512" or "neon"; "simd128" on the portable WebAssembly build), chosen
+// once per process from the CPU, or forced with the LONGSTRAW_BACKEND
+// environment variable. It never changes placement.
 // It is "closed" after Close and "" for a nil or zero value.
 func (r *Rendezvous) Backend() string { return backend(r) }
 

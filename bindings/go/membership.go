@@ -1,16 +1,8 @@
 package longstraw
 
-/*
-#include <stdlib.h>
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"unsafe"
 )
 
 // ErrBadFile is the sentinel of every membership file error (test with
@@ -36,25 +28,11 @@ func (e *FileError) Error() string {
 // Unwrap returns ErrBadFile, for errors.Is.
 func (e *FileError) Unwrap() error { return ErrBadFile }
 
-// fileCall runs a C membership-file call and turns a failure into a
-// *FileError with the C library's message (or the usual *Error for other
-// codes). The message is per thread, so the call and the read of the
-// message stay on one thread.
-func fileCall(op, path string, call func(cpath *C.char) C.longstraw_result) error {
-	if err := checkPath(op, path); err != nil {
-		return err
-	}
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	return fileResult(op, path, func() C.longstraw_result { return call(cpath) })
-}
-
-func fileResult(op, value string, call func() C.longstraw_result) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	code := call()
-	if code == C.LONGSTRAW_BAD_FILE {
-		return &FileError{Op: op, Message: C.GoString(C.longstraw_last_error_message())}
+// fileError turns a failed membership-file call into a *FileError with
+// the C library's message (or the usual *Error for other codes).
+func fileError(op, value string, code result, message string) error {
+	if code == resultBadFile {
+		return &FileError{Op: op, Message: message}
 	}
 	return check(code, op, value)
 }
@@ -65,14 +43,13 @@ func fileResult(op, value string, call func() C.longstraw_result) error {
 // may be a pipe or a FIFO. A relative secret.file is relative to the
 // membership file's folder; the set remembers its secret source for Save.
 func Load(path string) (*Rendezvous, error) {
-	h := &handle{}
-	err := fileCall("Load", path, func(p *C.char) C.longstraw_result {
-		return C.longstraw_rendezvous_load_file(p, &h.p)
-	})
-	if err != nil {
+	if err := checkPath("Load", path); err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*handle).free)
+	h, code, message := loadFileHandle(path)
+	if err := fileError("Load", path, code, message); err != nil {
+		return nil, err
+	}
 	return newSet("Load", h)
 }
 
@@ -81,14 +58,9 @@ func Load(path string) (*Rendezvous, error) {
 // relative to the current working directory; secret.env works as in a file.
 // Error messages name the origin "<bytes>".
 func LoadBytes(data []byte) (*Rendezvous, error) {
-	h := &handle{}
-	err := fileResult("LoadBytes", fmt.Sprintf("(%d bytes)", len(data)), func() C.longstraw_result {
-		defer runtime.KeepAlive(data)
-		return C.longstraw_rendezvous_load_bytes(bytesPtr(data), C.size_t(len(data)), &h.p)
-	})
-	if err != nil {
+	h, code, message := loadBytesHandle(data)
+	if err := fileError("LoadBytes", fmt.Sprintf("(%d bytes)", len(data)), code, message); err != nil {
 		return nil, err
 	}
-	runtime.SetFinalizer(h, (*handle).free)
 	return newSet("LoadBytes", h)
 }

@@ -1,16 +1,8 @@
 package longstraw
 
-/*
-#include <stdlib.h>
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"unsafe"
 )
 
 // SaveOption names where a keyed set's secret comes from when Save writes
@@ -62,26 +54,14 @@ func (r *Rendezvous) Save(path string, opts ...SaveOption) error {
 	if o.env != nil && strings.IndexByte(*o.env, 0) >= 0 {
 		return &FileError{Op: "Save", Message: "secret: the environment variable name contains a NUL byte"}
 	}
-	file, env := optionalCString(o.file), optionalCString(o.env)
-	defer C.free(unsafe.Pointer(file))
-	defer C.free(unsafe.Pointer(env))
 	// The writer lock keeps Close from freeing the C set during the call.
 	r.writer.Lock()
 	defer r.writer.Unlock()
 	if r.closed {
 		return closedError("Save")
 	}
-	return fileCall("Save", path, func(p *C.char) C.longstraw_result {
-		return r.h.save(p, file, env)
-	})
-}
-
-// optionalCString is NULL for nil, else a C copy (free it with C.free).
-func optionalCString(s *string) *C.char {
-	if s == nil {
-		return nil
-	}
-	return C.CString(*s)
+	code, message := r.h.saveFile(path, o.file, o.env)
+	return fileError("Save", path, code, message)
 }
 
 // checkPath refuses a path with a NUL byte, which C would silently cut there
@@ -91,9 +71,4 @@ func checkPath(op, path string) error {
 		return &FileError{Op: op, Message: fmt.Sprintf("%s: path contains a NUL byte", shown(path))}
 	}
 	return nil
-}
-
-func (h *handle) save(path, file, env *C.char) C.longstraw_result {
-	defer runtime.KeepAlive(h)
-	return C.longstraw_rendezvous_save_file(h.p, path, file, env)
 }

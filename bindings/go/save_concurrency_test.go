@@ -1,14 +1,10 @@
 package longstraw
 
 import (
-	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // Four goroutines save four different sets to one path while a reader loads
@@ -78,49 +74,4 @@ func TestConcurrentSavesAndAReader(t *testing.T) {
 		t.Fatal("the reader never ran")
 	}
 	t.Logf("%d saves, %d reads, %d partial", 4*saves, reads, partial)
-}
-
-// A secret written once into a FIFO loads: the secret source is read exactly
-// once (a second open would wait forever for a writer that is gone).
-func TestSecretFromAFIFO(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "secret.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	members := filepath.Join(dir, "members.toml")
-	text := fmt.Sprintf("[secret]\nfile = %q\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\n\n[[nodes]]\nid = \"c\"\n", fifo)
-	if err := os.WriteFile(members, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		f.WriteString(hex.EncodeToString(testSecret) + "\n")
-		f.Close()
-	}()
-	type result struct {
-		r   *Rendezvous
-		err error
-	}
-	got := make(chan result, 1)
-	go func() {
-		r, err := Load(members)
-		got <- result{r, err}
-	}()
-	select {
-	case res := <-got:
-		if res.err != nil {
-			t.Fatalf("load with a FIFO secret: %v", res.err)
-		}
-		inCode, err := New([]string{"a", "b", "c"}, WithSecret(testSecret))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameRankings(t, "FIFO secret vs built in code", res.r, inCode)
-	case <-time.After(20 * time.Second):
-		t.Fatal("load with a FIFO secret hangs (the source is read more than once)")
-	}
 }

@@ -1,10 +1,5 @@
 package longstraw
 
-/*
-#include "longstraw.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"unicode/utf8"
@@ -15,18 +10,18 @@ import (
 // could otherwise pass straight through, and a balance of 0 (a plain table). Every other out-of-range value is
 // the C library's to refuse, with the same error.
 func checkShapeOptions(op string, o options) error {
-	if o.partitionBits != nil && *o.partitionBits == C.LONGSTRAW_AUTO {
+	if o.partitionBits != nil && *o.partitionBits == cAuto {
 		return &Error{Op: op, Value: fmt.Sprintf("WithPartitionBits(%d)", *o.partitionBits),
-			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidParameter,
-			reason: fmt.Sprintf("partition bits must be 0 to %d (leave the option out for the default)", C.LONGSTRAW_MAX_PARTITION_BITS)}
+			Code: int(resultInvalidParameter), kind: ErrInvalidParameter,
+			reason: fmt.Sprintf("partition bits must be 0 to %d (leave the option out for the default)", cMaxPartitionBits)}
 	}
 	if o.balance != nil && *o.balance == 0 {
-		return &Error{Op: op, Value: "WithBalance(0)", Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidParameter,
+		return &Error{Op: op, Value: "WithBalance(0)", Code: int(resultInvalidParameter), kind: ErrInvalidParameter,
 			reason: "balance must be 1.0 to 4.0 (leave the option out for a plain table)"}
 	}
-	if o.shape != nil && (o.shape[0] == C.LONGSTRAW_AUTO || o.shape[1] == C.LONGSTRAW_AUTO) {
+	if o.shape != nil && (o.shape[0] == cAuto || o.shape[1] == cAuto) {
 		return &Error{Op: op, Value: fmt.Sprintf("WithShape(%d, %d)", o.shape[0], o.shape[1]),
-			Code: int(C.LONGSTRAW_INVALID_PARAMETER), kind: ErrInvalidParameter,
+			Code: int(resultInvalidParameter), kind: ErrInvalidParameter,
 			reason: "skeleton shape out of range: levels 0 to 5, fanout bits 1 to 6 (0 to 6 when levels is 0); leave the option out for the default"}
 	}
 	return nil
@@ -53,6 +48,6 @@ func shown(s string) string {
 func unusable(op, typ string) error {
 	ctor := map[string]string{"Rendezvous": "New, NewTable, NewSkeleton, Load or LoadBytes",
 		"Snapshot": "Rendezvous.Snapshot", "Bounded": "NewBounded"}[typ]
-	return &Error{Op: op, Code: int(C.LONGSTRAW_NULL_ARGUMENT), kind: ErrInvalidArgument,
+	return &Error{Op: op, Code: int(resultNullArgument), kind: ErrInvalidArgument,
 		reason: fmt.Sprintf("called on a nil or zero-value *%s; create it with %s", typ, ctor)}
 }

@@ -16,7 +16,7 @@ use crate::result::longstraw_result::{self, *};
 use crate::result::record_message;
 
 /// `LONGSTRAW_BAD_FILE`, with `e` as the message.
-fn bad(e: impl std::fmt::Display) -> longstraw_result {
+pub(crate) fn bad(e: impl std::fmt::Display) -> longstraw_result {
     record_message(e.to_string());
     LONGSTRAW_BAD_FILE
 }
@@ -26,7 +26,7 @@ fn bad(e: impl std::fmt::Display) -> longstraw_result {
 ///
 /// # Safety
 /// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
+pub(crate) unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a str>> {
     if text.is_null() {
         return Ok(None);
     }
@@ -40,7 +40,7 @@ unsafe fn text_arg<'a>(text: *const c_char, what: &str) -> FfiResult<Option<&'a 
 /// Builds the set a parsed membership describes and hands it to `out`, with
 /// the secret source it names (made absolute by the parser), which the set
 /// remembers for saving.
-fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
+pub(crate) fn build(m: Membership, origin: &str, out: Out<*mut longstraw_rendezvous>) -> FfiResult {
     let set = m.build().map_err(|mut e| {
         e.origin = origin.to_string();
         bad(e)
@@ -166,4 +166,158 @@ pub unsafe extern "C" fn longstraw_rendezvous_save_file(
             .map_err(bad)?;
         m.write(path).map_err(bad)
     })
+}
+
+/// Renders a node set's current membership as the content of a membership
+/// file, for a host that writes the file itself (a WebAssembly host, whose
+/// module has no file system). It is what `longstraw_rendezvous_save_file`
+/// would write to `origin`, which names the file in messages only; the
+/// secret source arguments and their errors are those of `_save_file`.
+///
+/// On success `*out` and `*out_len` receive a buffer the caller owns and
+/// must release with `longstraw_bytes_free(*out, *out_len)`.
+///
+/// Errors: `LONGSTRAW_NULL_ARGUMENT` (`r`, `origin`, `out` or `out_len` is
+/// NULL), `LONGSTRAW_BAD_FILE` (no, two or an empty secret source; a source
+/// for an unkeyed set; `longstraw_last_error_message` says which).
+/// Thread-safe.
+///
+/// # Safety
+/// `r` must be NULL or a live handle; `origin`, `secret_file` and
+/// `secret_env` must be NULL or NUL-terminated strings; `out` and `out_len`
+/// must be NULL or valid for writing.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_rendezvous_save_bytes(
+    r: *const longstraw_rendezvous,
+    origin: *const c_char,
+    secret_file: *const c_char,
+    secret_env: *const c_char,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+) -> longstraw_result {
+    boundary(|| {
+        let (out, out_len) = (Out::new(out)?, Out::new(out_len)?);
+        // SAFETY: forwarded contract.
+        let (h, origin, file, env) = unsafe {
+            (
+                held(r)?,
+                text_arg(origin, "path")?.ok_or(LONGSTRAW_NULL_ARGUMENT)?,
+                text_arg(secret_file, "secret file path")?,
+                text_arg(secret_env, "secret environment variable name")?,
+            )
+        };
+        let mut m = Membership::of(&h.set.snapshot());
+        if let (Some(_), Some(source)) = (&m.secret, &h.secret) {
+            m.secret = Some(source.clone());
+        }
+        m.name_secret_source(file.map(PathBuf::from), env.map(str::to_string))
+            .map_err(bad)?;
+        let text = m.to_file_text(origin).map_err(bad)?.into_bytes().into_boxed_slice();
+        let len = text.len();
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe {
+            out_len.write(len);
+            out.write(Box::into_raw(text).cast::<u8>());
+        }
+        Ok(())
+    })
+}
+
+/// Releases a buffer from `longstraw_rendezvous_save_bytes`. NULL is ignored.
+///
+/// # Safety
+/// `data` must be NULL or a buffer `longstraw_rendezvous_save_bytes` gave,
+/// with the length it gave, not released before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_bytes_free(data: *mut u8, len: usize) {
+    if data.is_null() {
+        return;
+    }
+    // SAFETY: the caller's contract: a boxed slice of `len` bytes from
+    // longstraw_rendezvous_save_bytes, released once.
+    drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data, len)) });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::result::longstraw_last_error_message;
+
+    fn c(text: &str) -> std::ffi::CString {
+        std::ffi::CString::new(text).unwrap()
+    }
+
+    fn last_message() -> String {
+        // SAFETY: the message is NUL-terminated and lives until the next call on this thread.
+        unsafe { CStr::from_ptr(longstraw_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The rendered text is byte for byte what `_save_file` writes, and a
+    /// keyed set with no source fails with `_save_file`'s message.
+    #[test]
+    fn save_bytes_is_save_file_without_the_file() {
+        let dir = std::env::temp_dir().join(format!("longstraw-save-bytes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let members = b"format = 1\nseed = 7\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\nweight = 2.5\n";
+        let mut r: *mut longstraw_rendezvous = std::ptr::null_mut();
+        // SAFETY: valid buffers and out-pointer.
+        let code = unsafe { longstraw_rendezvous_load_bytes(members.as_ptr(), members.len(), &mut r) };
+        assert_eq!(code, LONGSTRAW_OK);
+        let path = dir.join("saved.toml");
+        let cpath = c(path.to_str().unwrap());
+        // SAFETY: a live handle and NUL-terminated strings.
+        let code = unsafe { longstraw_rendezvous_save_file(r, cpath.as_ptr(), std::ptr::null(), std::ptr::null()) };
+        assert_eq!(code, LONGSTRAW_OK);
+        let (mut out, mut len) = (std::ptr::null_mut::<u8>(), 0usize);
+        // SAFETY: as above, and writable out-pointers.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(
+                r,
+                cpath.as_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+                &mut out,
+                &mut len,
+            )
+        };
+        assert_eq!(code, LONGSTRAW_OK);
+        // SAFETY: the library gave `len` bytes at `out`.
+        let text = unsafe { std::slice::from_raw_parts(out, len) }.to_vec();
+        // SAFETY: the buffer and length the library gave, released once.
+        unsafe { longstraw_bytes_free(out, len) };
+        assert_eq!(text, std::fs::read(&path).unwrap());
+        // Naming a source for an unkeyed set fails as _save_file does.
+        let env = c("X");
+        // SAFETY: as above.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(r, cpath.as_ptr(), std::ptr::null(), env.as_ptr(), &mut out, &mut len)
+        };
+        assert_eq!(code, LONGSTRAW_BAD_FILE);
+        let bytes_message = last_message();
+        // SAFETY: as above.
+        let code = unsafe { longstraw_rendezvous_save_file(r, cpath.as_ptr(), std::ptr::null(), env.as_ptr()) };
+        assert_eq!(code, LONGSTRAW_BAD_FILE);
+        assert_eq!(bytes_message, last_message());
+        assert!(bytes_message.contains("not keyed"), "{bytes_message}");
+        // NULL arguments.
+        // SAFETY: NULL is checked before any use.
+        let code = unsafe {
+            longstraw_rendezvous_save_bytes(
+                r,
+                cpath.as_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+                std::ptr::null_mut(),
+                &mut len,
+            )
+        };
+        assert_eq!(code, LONGSTRAW_NULL_ARGUMENT);
+        // SAFETY: NULL is ignored.
+        unsafe { longstraw_bytes_free(std::ptr::null_mut(), 0) };
+        // SAFETY: the handle from load_bytes, freed once.
+        unsafe { crate::rendezvous::longstraw_rendezvous_free(r) };
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -230,6 +230,7 @@ fn backend_c_name(name: &str) -> *const c_char {
         "avx2" => "avx2\0",
         "avx512" => "avx512\0",
         "neon" => "neon\0",
+        "simd128" => "simd128\0",
         _ => "unknown\0",
     };
     with_nul.as_ptr().cast()

@@ -61,3 +61,55 @@ pub(crate) fn refuse_files() -> crate::boundary::FfiResult {
 /// linear memory at fixed offsets), so its wasm32 size is pinned here: a
 /// field added to the struct fails this build until the hosts follow.
 const _: () = assert!(core::mem::size_of::<crate::options::longstraw_options>() == 56);
+
+/// Loads the content of the membership file at `path`, which the host read
+/// (the module reads no membership file), into a new node set: what
+/// `longstraw_rendezvous_load_file` does once it has read the file, with the
+/// same messages (naming `path`) and a relative `secret.file` read relative
+/// to the file's folder. A secret file is read by the module, so the host
+/// gives it the file system read-only for that.
+///
+/// # Safety
+/// `data` must be NULL or point to `data_len` readable bytes; `path` must be
+/// NULL or a NUL-terminated string; `out` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_load_file_bytes(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+    out: *mut *mut crate::rendezvous::longstraw_rendezvous,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, in_slice, Out};
+    use crate::membership_file::{bad, build, text_arg};
+    use crate::result::longstraw_result::LONGSTRAW_NULL_ARGUMENT;
+    boundary(|| {
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let (data, path) = unsafe {
+            (
+                in_slice(data, data_len)?,
+                text_arg(path, "path")?.ok_or(LONGSTRAW_NULL_ARGUMENT)?,
+            )
+        };
+        let m = longstraw_membership::Membership::parse_file_bytes(data, path).map_err(bad)?;
+        build(m, path, out)
+    })
+}
+
+/// Sets the module's working folder (the host's, so that a relative
+/// `secret.file` in `longstraw_rendezvous_load_bytes` is read relative to
+/// it, as natively). `LONGSTRAW_BAD_FILE` when it cannot.
+///
+/// # Safety
+/// `path` must be NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_chdir(path: *const core::ffi::c_char) -> crate::result::longstraw_result {
+    use crate::boundary::boundary;
+    use crate::membership_file::{bad, text_arg};
+    use crate::result::longstraw_result::LONGSTRAW_NULL_ARGUMENT;
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let path = unsafe { text_arg(path, "path")? }.ok_or(LONGSTRAW_NULL_ARGUMENT)?;
+        std::env::set_current_dir(path).map_err(bad)
+    })
+}

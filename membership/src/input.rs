@@ -54,6 +54,11 @@ pub(crate) fn read_membership_file(path: &Path) -> Result<String, ErrorKind> {
     refuse_nul(path)?;
     let bytes =
         read_limited(path, MEMBERSHIP_LIMIT, "1 GiB, the limit for a membership file").map_err(ErrorKind::Io)?;
+    membership_text(bytes)
+}
+
+/// A membership file's bytes as text.
+pub(crate) fn membership_text(bytes: Vec<u8>) -> Result<String, ErrorKind> {
     String::from_utf8(bytes)
         .map_err(|_| ErrorKind::Io(io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text")))
 }

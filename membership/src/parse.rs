@@ -288,7 +288,25 @@ impl Membership {
         let origin = crate::input::origin(path);
         let text =
             crate::input::read_membership_file(path).map_err(|kind| vec![Error::new(&origin, None, None, kind)])?;
-        let mut membership = Membership::parse_all(&text, &origin)?;
+        Membership::parse_file_text(&text, path)
+    }
+
+    /// Parses the content of the membership file at `path`, which the caller
+    /// read itself (a WebAssembly host, whose module reads no membership
+    /// file): what [`Membership::read`] does once it has read the file, with
+    /// the same messages, and a relative `secret.file` made absolute against
+    /// the file's folder.
+    pub fn parse_file_bytes(data: &[u8], path: impl AsRef<Path>) -> Result<Membership> {
+        let path = path.as_ref();
+        let origin = crate::input::origin(path);
+        let text =
+            crate::input::membership_text(data.to_vec()).map_err(|kind| Error::new(&origin, None, None, kind))?;
+        Membership::parse_file_text(&text, path).map_err(first)
+    }
+
+    fn parse_file_text(text: &str, path: &Path) -> std::result::Result<Membership, Vec<Error>> {
+        let origin = crate::input::origin(path);
+        let mut membership = Membership::parse_all(text, &origin)?;
         if let Some(SecretSource::File(file)) = &mut membership.secret {
             if file.is_relative() {
                 // Absolute, so that a set remembering this source finds it

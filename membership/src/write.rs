@@ -177,17 +177,25 @@ impl Membership {
     pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         let origin = crate::input::origin(path);
+        let text = self.to_file_text(&origin)?;
+        crate::input::refuse_nul(path).map_err(|kind| Error::new(&origin, None, None, kind))?;
+        crate::atomic::write(path, text.as_bytes()).map_err(|e| Error::new(&origin, None, None, ErrorKind::Io(e)))
+    }
+
+    /// The text [`Membership::write`] would write to the file `origin`
+    /// names (used in messages only), for a host that writes the file itself
+    /// (WebAssembly, which has no file system). A keyed membership with no
+    /// named secret source fails, as `write` does.
+    pub fn to_file_text(&self, origin: &str) -> Result<String> {
         if self.secret == Some(SecretSource::Unnamed) {
             return Err(Error::new(
-                &origin,
+                origin,
                 None,
                 Some("secret".into()),
                 ErrorKind::Secret(NO_SOURCE.into()),
             ));
         }
-        crate::input::refuse_nul(path).map_err(|kind| Error::new(&origin, None, None, kind))?;
-        crate::atomic::write(path, self.to_toml().as_bytes())
-            .map_err(|e| Error::new(&origin, None, None, ErrorKind::Io(e)))
+        Ok(self.to_toml())
     }
 }
 

@@ -730,6 +730,43 @@ longstraw_result longstraw_rendezvous_save_file(const longstraw_rendezvous *r,
                                                 const char *secret_env);
 
 /**
+ * Renders a node set's current membership as the content of a membership
+ * file, for a host that writes the file itself (a WebAssembly host, whose
+ * module has no file system). It is what `longstraw_rendezvous_save_file`
+ * would write to `origin`, which names the file in messages only; the
+ * secret source arguments and their errors are those of `_save_file`.
+ *
+ * On success `*out` and `*out_len` receive a buffer the caller owns and
+ * must release with `longstraw_bytes_free(*out, *out_len)`.
+ *
+ * Errors: `LONGSTRAW_NULL_ARGUMENT` (`r`, `origin`, `out` or `out_len` is
+ * NULL), `LONGSTRAW_BAD_FILE` (no, two or an empty secret source; a source
+ * for an unkeyed set; `longstraw_last_error_message` says which).
+ * Thread-safe.
+ *
+ * # Safety
+ * `r` must be NULL or a live handle; `origin`, `secret_file` and
+ * `secret_env` must be NULL or NUL-terminated strings; `out` and `out_len`
+ * must be NULL or valid for writing.
+ */
+longstraw_result longstraw_rendezvous_save_bytes(const longstraw_rendezvous *r,
+                                                 const char *origin,
+                                                 const char *secret_file,
+                                                 const char *secret_env,
+                                                 uint8_t **out,
+                                                 size_t *out_len);
+
+/**
+ * Releases a buffer from `longstraw_rendezvous_save_bytes`. NULL is ignored.
+ *
+ * # Safety
+ * `data` must be NULL or a buffer `longstraw_rendezvous_save_bytes` gave,
+ * with the length it gave, not released before.
+ */
+void longstraw_bytes_free(uint8_t *data,
+                          size_t len);
+
+/**
  * Fills `*o` with every default (a flat set, placement
  * `LONGSTRAW_PLACEMENT_VERSION`, no seed, no secret, and the table and
  * skeleton shapes chosen by longstraw) and sets `o->struct_size` to `size`.

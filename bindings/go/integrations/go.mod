@@ -10,6 +10,10 @@ require (
 	github.com/redis/go-redis/v9 v9.7.3
 )
 
-require github.com/yuin/gopher-lua v1.1.1 // indirect
+require (
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	github.com/yuin/gopher-lua v1.1.1 // indirect
+	golang.org/x/sys v0.44.0 // indirect
+)
 
 replace github.com/longstraw/longstraw/bindings/go => ../

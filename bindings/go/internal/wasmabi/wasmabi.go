@@ -141,6 +141,10 @@ type instance struct {
 var instanceSeq atomic.Uint64
 
 func newInstance(ctx context.Context, env []string) (*instance, error) {
+	return newInstanceWith(ctx, env, nil)
+}
+
+func newInstanceWith(ctx context.Context, env []string, fs wazero.FSConfig) (*instance, error) {
 	e, err := getEngine()
 	if err != nil {
 		return nil, err
@@ -148,6 +152,9 @@ func newInstance(ctx context.Context, env []string) (*instance, error) {
 	cfg := wazero.NewModuleConfig().
 		WithName(fmt.Sprintf("longstraw-%d", instanceSeq.Add(1))).
 		WithStartFunctions() // a library: no _start
+	if fs != nil {
+		cfg = cfg.WithFSConfig(fs)
+	}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
 			cfg = cfg.WithEnv(k, v)
@@ -157,7 +164,7 @@ func newInstance(ctx context.Context, env []string) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("longstraw: instantiating liblongstraw.wasm: %w", err)
 	}
-	in := &instance{mod: mod, mem: mod.Memory(), fns: map[string]api.Function{}, stack: make([]uint64, 8)}
+	in := &instance{mod: mod, mem: mod.Memory(), fns: map[string]api.Function{}, stack: make([]uint64, 16)}
 	for _, name := range []string{
 		"longstraw_wasm_alloc", "longstraw_wasm_free", "longstraw_last_error_message", "longstraw_result_str",
 		"longstraw_options_init", "longstraw_rendezvous_new", "longstraw_rendezvous_load_bytes", "longstraw_rendezvous_load_file",
@@ -181,8 +188,15 @@ func newInstance(ctx context.Context, env []string) (*instance, error) {
 
 // call runs an export; a trap becomes a *TrapError.
 func (in *instance) call(ctx context.Context, op, name string, args ...uint64) (uint64, error) {
+	f := in.fns[name]
+	if f == nil {
+		if f = in.mod.ExportedFunction(name); f == nil {
+			return 0, fmt.Errorf("longstraw: liblongstraw.wasm does not export %s", name)
+		}
+		in.fns[name] = f
+	}
 	copy(in.stack, args)
-	if err := in.fns[name].CallWithStack(ctx, in.stack); err != nil {
+	if err := f.CallWithStack(ctx, in.stack); err != nil {
 		return 0, &TrapError{Op: op, Err: err}
 	}
 	return in.stack[0], nil

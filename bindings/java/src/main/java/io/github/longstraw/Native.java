@@ -90,6 +90,8 @@ final class Native {
     r("longstraw_rendezvous_load_file", PTR, PTR);
     r("longstraw_rendezvous_load_bytes", PTR, SIZE, PTR);
     r("longstraw_rendezvous_save_file", PTR, PTR, PTR, PTR);
+    r("longstraw_rendezvous_save_bytes", PTR, PTR, PTR, PTR, PTR, PTR);
+    sig("longstraw_bytes_free", FunctionDescriptor.ofVoid(PTR, SIZE));
     r("longstraw_options_init", PTR, SIZE);
     r("longstraw_rendezvous_new", PTR, PTR);
     r("longstraw_rendezvous_new_from", PTR, PTR, PTR);
