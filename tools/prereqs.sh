@@ -29,8 +29,10 @@ done
 #   libc6-dev-arm64-cross libcjson-dev:arm64     make test-core-aarch64)
 #   nginx-dev nginx haproxy              the nginx module: its build, its tests and the side-by-side with
 #                                        HAProxy (make test-nginx, make bench-nginx)
+#   binaryen                             wasm-opt, which shrinks the WebAssembly builds (make wasm-lib,
+#                                        make build-node-wasm, make dist); without it they build unoptimised
 debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
-  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64)
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 binaryen)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)
 # Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);
