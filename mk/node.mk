@@ -90,7 +90,7 @@ build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128
 	  || { echo "node-wasm: $$f differs from what napi generates for $(NODE_WASM_TRIPLE)" >&2; exit 1; }; done
 	@$(call NODE_WASM_FINISH,$(NODE_WASM_GEN))
 	cd $(NODE_WASM_GEN) && cp $(NODE_WASM_FILES) $(NODE_DIR)/
-	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 $(NODE) --no-warnings -e \
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_NODE_WASM_FAST=1 $(NODE) --no-warnings -e \
 	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); if (!String(l.Rendezvous.prototype.owner).includes('fastIndex')) throw new Error('the fast path of owner() is not installed'); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend() + ', owner() fast path on; module ' + require('node:fs').statSync('longstraw.wasm32-wasi.wasm').size + ' bytes')"
 
 # ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).

@@ -27,8 +27,8 @@ WASM_OPT ?= wasm-opt
 WASM_OPT_FLAGS ?= -Oz --enable-simd --enable-threads --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
   --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
 WASM_SHRINK = if command -v $(WASM_OPT) >/dev/null; then \
-    $(WASM_OPT) $(WASM_OPT_FLAGS) $(1) -o $(2).opt && mv $(2).opt $(2) && \
-    echo "wasm-opt -Oz: $(2): $$(stat -c %s $(1)) -> $$(stat -c %s $(2)) bytes"; \
+    before=$$(stat -c %s $(1)) && $(WASM_OPT) $(WASM_OPT_FLAGS) $(1) -o $(2).opt && mv $(2).opt $(2) && \
+    echo "wasm-opt -Oz: $(2): $$before -> $$(stat -c %s $(2)) bytes"; \
   elif [ -n "$${CI:-}" ]; then echo "wasm-opt is missing (Debian's binaryen): run make prereqs" >&2; exit 1; \
   else [ $(1) -ef $(2) ] || cp $(1) $(2); \
     echo "*** WARNING: wasm-opt is missing (Debian's binaryen; make prereqs installs it): $(2) is NOT optimised and is larger than a release. ***" >&2; fi

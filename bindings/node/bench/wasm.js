@@ -17,7 +17,6 @@ const path = require('node:path')
 const PKG = path.join(__dirname, '..')
 const QUICK = process.argv.includes('--quick')
 const jsonAt = process.argv.indexOf('--json')
-const MIN_MS = QUICK ? 60 : 400
 const platform = `${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}`
 const native = require(path.join(PKG, `longstraw.${platform}.node`))
 const CHILD = process.argv.includes('--emnapi-child')
@@ -45,17 +44,26 @@ class JsHrw {
   }
 }
 
-/** Best of 5 rounds of ns per call of `f(i)`, each round at least MIN_MS / 5. */
+/** ns per call of `f(i)`, `i` cycling through 0..count-1: the best of ROUNDS windows of at least WINDOW_MS
+ * each. On a shared machine the best short windows are the ones nothing preempted (long rounds always
+ * include other processes' time). */
+const ROUNDS = QUICK ? 10 : 60
+const WINDOW_MS = 2
 function nsPer (f, count) {
+  const chunk = Math.min(256, count)
   let best = Infinity
   let sink = 0
-  for (let round = 0; round < 5; round++) {
+  let i = 0
+  for (let round = 0; round < ROUNDS; round++) {
     let calls = 0
     const start = process.hrtime.bigint()
     let elapsed = 0
-    while (elapsed < MIN_MS / 5 * 1e6) {
-      for (let i = 0; i < count; i++) sink += f(i) ? 1 : 0
-      calls += count
+    while (elapsed < WINDOW_MS * 1e6) {
+      for (let j = 0; j < chunk; j++) {
+        sink += f(i) ? 1 : 0
+        if (++i === count) i = 0
+      }
+      calls += chunk
       elapsed = Number(process.hrtime.bigint() - start)
     }
     best = Math.min(best, elapsed / calls)
@@ -147,7 +155,7 @@ const f1 = (x) => x.toFixed(1)
 const f2 = (x) => x.toFixed(2)
 console.log(`node ${process.version}, ${os.cpus()[0].model}, load average ${os.loadavg().map(f2).join(' ')}`)
 console.log(`backends: native ${native.backend()}, wasm ${wasm.backend()}; wasm module ${fs.statSync(path.join(PKG, 'longstraw.wasm32-wasi.wasm')).size} bytes`)
-console.log('\n## owner(key), ns per call (best of 5 rounds, 10000 string keys)\n')
+console.log(`\n## owner(key), ns per call (best of ${ROUNDS} windows of ${WINDOW_MS} ms, 10000 string keys)\n`)
 console.log('wasm: with the fast path (a plain export); wasm via emnapi: LONGSTRAW_NODE_WASM_FAST=0, in a child process.\n')
 console.log('| n | native | wasm | wasm via emnapi | pure-JS HRW | wasm / native | wasm via emnapi / native | wasm / JS HRW |')
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |')
@@ -163,7 +171,7 @@ console.log('| --- | --- | --- | --- | --- |')
 for (const p of results.breakdown) {
   console.log(`| ${p.n} | ${f1(p.lookup_ns)} | ${f1(p.encode_ns)} | ${f1(p.fast_rest_ns)} | ${f1(p.emnapi_glue_ns)} |`)
 }
-console.log('\n## ownerIndices, ns per key (best of 5 rounds): 256 packed keys, n = 4096\n')
+console.log(`\n## ownerIndices, ns per key (best of ${ROUNDS} windows of ${WINDOW_MS} ms): 256 packed keys, n = 4096\n`)
 console.log('| mode | native | wasm | wasm / native |')
 console.log('| --- | --- | --- | --- |')
 for (const r of results.batch) {

@@ -11,6 +11,8 @@
 //! `TextEncoder.encodeInto` straight into a scratch area in wasm memory and
 //! calls a plain export, `longstraw_node_owner_fast_<class>(receiver, len)`,
 //! which answers with the owner's index, or -1 for "ask the Node-API path".
+//! (A short ASCII key is copied by a JavaScript loop instead: cheaper than
+//! the call into `encodeInto`.)
 //! Where the installer is never called (another loader, the browser), the
 //! method of `FACTORY` stays, with the same answers.
 //!
@@ -83,6 +85,9 @@ const FAST_FACTORY: &str = r#"(function ownerMethodFast (stamp, ownerIndex, idOf
   const encode = TextEncoder.prototype.encodeInto.bind(new TextEncoder())
   const view = () => new Uint8Array(memory.buffer, scratchAt, scratchLen)
   let scratch = view()
+  // Shared memory is never detached, so stores into the view always land; only then are short ASCII
+  // keys copied by the loop below, which costs less than a call into encodeInto.
+  const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer
   let owner
   class Receiver { constructor (object) { return object } }
   class Stamped extends Receiver {
@@ -103,9 +108,19 @@ const FAST_FACTORY: &str = r#"(function ownerMethodFast (stamp, ownerIndex, idOf
           const state = stateOf(this)
           let index = -1
           if (typeof key === 'string' && key.length <= maxUnits) {
-            const done = encode(key, scratch)
-            if (done.read === key.length) index = fastIndex(state.address, done.written)
-            else scratch = view()
+            const n = key.length
+            let ascii = shared && n <= 64
+            for (let i = 0; ascii && i < n; i++) {
+              const c = key.charCodeAt(i)
+              if (c > 0x7f) ascii = false
+              else scratch[i] = c
+            }
+            if (ascii) index = fastIndex(state.address, n)
+            else {
+              const done = encode(key, scratch)
+              if (done.read === n) index = fastIndex(state.address, done.written)
+              else scratch = view()
+            }
           }
           if (index < 0) index = ownerIndex(state.handle, key, state)
           const cached = state.ids[index]
