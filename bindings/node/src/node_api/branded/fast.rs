@@ -45,6 +45,19 @@
 //!   strings, or longer than `MAX_UNITS` UTF-16 units, take it too.
 //! - **Errors** (no eligible node, ...) are not reported by the export: it
 //!   answers -1, and the Node-API path throws the binding's error.
+//! - **One `owner` per class.** The loader calls the installer before it
+//!   returns the exports, so no object exists yet and no code holds the
+//!   `FACTORY` method it replaces; the installer deletes itself and refuses
+//!   to run twice. (Two closures stamping one object would each keep an id
+//!   array while `IdCache` remembers only one snapshot.)
+//! - **The scratch area** is a thread-local array whose address is taken on
+//!   the JavaScript thread, the only thread that runs JavaScript (and so the
+//!   export) for this instance; emnapi's worker threads run only Rust. The
+//!   view over it lives on the module's shared memory (this build is
+//!   threaded), which growing never detaches. Were the memory not shared, a
+//!   detached view would make `encodeInto` read less than the whole key, and
+//!   the call would take the Node-API path; the ASCII loop, whose stores
+//!   would be lost silently, runs only over shared memory.
 
 use std::cell::UnsafeCell;
 use std::ptr;
@@ -134,6 +147,11 @@ const FAST_FACTORY: &str = r#"(function ownerMethodFast (stamp, ownerIndex, idOf
   }
   return owner
 })"#;
+
+thread_local! {
+    /// Whether the installer ran on this thread (it runs once, at load).
+    static INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// The name of the installer on the addon's exports (deleted once it ran).
 const INSTALLER: &std::ffi::CStr = c"__longstrawWasmFastPath";
@@ -263,11 +281,12 @@ unsafe extern "C" fn install(env: sys::napi_env, info: sys::napi_callback_info) 
             unsafe { sys::napi_get_cb_info(env, info, &mut argc, argv.as_mut_ptr(), &mut this, ptr::null_mut()) };
         check(status, "get_cb_info")?;
         let [instance_exports, memory] = argv;
+        let first = !INSTALLED.with(|done| done.replace(true));
         let mut deleted = false;
         // SAFETY: `this` and the key are values of this call.
         let status = unsafe { sys::napi_delete_property(env, this, out::id(cx, INSTALLER.to_bytes())?, &mut deleted) };
         check(status, "delete_property")?;
-        let installed = install_both(cx, this, instance_exports, memory).is_some();
+        let installed = first && install_both(cx, this, instance_exports, memory).is_some();
         if !installed {
             clear_exception(env);
         }
