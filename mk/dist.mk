@@ -148,8 +148,9 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	@# The WebAssembly package (longstraw-wasm32-wasi): one build for every OS and CPU (see mk/node.mk).
 	@$(NODE_WASM_NEED_TARGET)
 	cd $(NODE_DIR); $(DIST_STEP) "napi build for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/napi-$(NODE_WASM_TRIPLE).log \
-	  $(NODE_WASM_ENV) $(NAPI) build --platform --profile dist --strip --target $(NODE_WASM_TRIPLE) \
+	  $(NODE_WASM_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_TRIPLE) \
 	  --js index.js --dts index.d.ts -o $(DIST_BUILD)/node/bin
+	@$(call NODE_WASM_FINISH,$(DIST_BUILD)/node/bin)
 	@# Its browser bundles, beside the dist .wasm (the main package's browser.mjs re-exports them).
 	cd $(NODE_DIR); $(DIST_STEP) "browser bundles for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/browser.log \
 	  $(NODE) browser/build.mjs --from $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/bin

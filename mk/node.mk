@@ -83,16 +83,21 @@ NODE_WASM_NEED_TARGET = rustup target list --installed 2>/dev/null | grep -qx $(
   || { echo "$@: the Rust target $(NODE_WASM_TRIPLE) is missing: run make prereqs" >&2; exit 1; }
 
 # The loader napi generates for this target is the committed index.js (one loader for every target).
+# The module is built with profile wasm-release (Cargo.toml: small first), its Node loader gets the fast
+# path of owner() (scripts/wasi-fast-path.js), and wasm-opt shrinks it (WASM_SHRINK, mk/wasm-lib.mk).
+NODE_WASM_FINISH = $(NODE) $(NODE_DIR)/scripts/wasi-fast-path.js $(1)/longstraw.wasi.cjs && \
+  $(call WASM_SHRINK,$(1)/longstraw.wasm32-wasi.wasm,$(1)/longstraw.wasm32-wasi.wasm)
 build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128), next to the loader
 	@$(NODE_WASM_NEED_TARGET)
 	rm -rf $(NODE_WASM_GEN) && mkdir -p $(NODE_WASM_GEN)
-	cd $(NODE_DIR) && $(NODE_WASM_ENV) $(NAPI) build --platform --release --target $(NODE_WASM_TRIPLE) \
+	cd $(NODE_DIR) && $(NODE_WASM_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_TRIPLE) \
 	  --js index.js --dts index.d.ts -o $(NODE_WASM_GEN)
 	@for f in index.js index.d.ts; do diff -u $(NODE_DIR)/$$f $(NODE_WASM_GEN)/$$f \
 	  || { echo "node-wasm: $$f differs from what napi generates for $(NODE_WASM_TRIPLE)" >&2; exit 1; }; done
+	@$(call NODE_WASM_FINISH,$(NODE_WASM_GEN))
 	cd $(NODE_WASM_GEN) && cp $(NODE_WASM_FILES) $(NODE_DIR)/
-	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 $(NODE) --no-warnings -e \
-	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend())"
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_NODE_WASM_FAST=1 $(NODE) --no-warnings -e \
+	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); if (!String(l.Rendezvous.prototype.owner).includes('fastIndex')) throw new Error('the fast path of owner() is not installed'); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend() + ', owner() fast path on; module ' + require('node:fs').statSync('longstraw.wasm32-wasi.wasm').size + ' bytes')"
 
 # ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).
 test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite against the WebAssembly build

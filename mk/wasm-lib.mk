@@ -1,27 +1,47 @@
 # The C ABI compiled to WebAssembly: liblongstraw.wasm, for hosts that run it in a runtime written in
 # their own language (Go without cgo under wazero; Python under wasmtime).
 #
-#   make wasm-lib      liblongstraw.wasm (wasm32-wasip1, simd128, release) into target/wasm32-wasip1/release/
-#                      and bindings/go/internal/wasmabi/ (go:embed; not committed)
+#   make wasm-lib      liblongstraw.wasm (wasm32-wasip1, simd128, profile wasm-release) into
+#                      target/wasm32-wasip1/wasm-release/, and optimised by wasm-opt into
+#                      bindings/go/internal/wasmabi/ (go:embed; not committed)
 #   make test-go-wasm  the wazero runner's tests with CGO_ENABLED=0: the placement and keyed vectors, errors,
 #                      a trap that replaces its instance, many goroutines under -race
-#   make dist-wasm     dist/liblongstraw.wasm (profile dist: fat LTO, stripped; panic=abort, as every wasm)
+#   make dist-wasm     dist/liblongstraw.wasm (the same build as wasm-lib)
 #
 # wasm32-wasip1, not wasm32-unknown-unknown: WASI preview 1 is what wazero and wasmtime provide, and it
 # gives the module the environment the host chooses (LONGSTRAW_BACKEND, a secret named by secret.env) and
 # random numbers; the host gives it no directory, so the module does no file I/O (the file exports say so).
 # It is built as a library (cdylib) with no _start: the host instantiates it and calls the exports.
 .PHONY: wasm-lib test-go-wasm dist-wasm
-WASM_LIB := $(ROOT)/target/$(WASM)/release/longstraw.wasm
+
+# Every WebAssembly module (this one, the Node addon's) is built with the Cargo profile wasm-release:
+# opt-level "s", fat LTO, one codegen unit, panic = "abort", stripped (names and debug info). Against
+# opt-level 3 it is smaller and its lookups measured as fast (see the profile's note in Cargo.toml).
+WASM_PROFILE := wasm-release
+# $(call WASM_SHRINK,IN,OUT): wasm-opt (Debian's binaryen; make prereqs installs it) optimises module IN
+# for size into OUT (IN and OUT may be the same file). The features are those the Rust targets use
+# (wasm-opt rejects the module's SIMD and atomics without them, and must not add others). Without
+# wasm-opt, OUT is a copy of IN, larger, and the build says so loudly; where CI is set (every CI service
+# sets it), a missing wasm-opt fails the build instead.
+WASM_OPT ?= wasm-opt
+WASM_OPT_FLAGS ?= -Oz --enable-simd --enable-threads --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+  --enable-nontrapping-float-to-int --enable-reference-types --enable-multivalue
+WASM_SHRINK = if command -v $(WASM_OPT) >/dev/null; then \
+    before=$$(stat -c %s $(1)) && $(WASM_OPT) $(WASM_OPT_FLAGS) $(1) -o $(2).opt && mv $(2).opt $(2) && \
+    echo "wasm-opt -Oz: $(2): $$before -> $$(stat -c %s $(2)) bytes"; \
+  elif [ -n "$${CI:-}" ]; then echo "wasm-opt is missing (Debian's binaryen): run make prereqs" >&2; exit 1; \
+  else [ $(1) -ef $(2) ] || cp $(1) $(2); \
+    echo "*** WARNING: wasm-opt is missing (Debian's binaryen; make prereqs installs it): $(2) is NOT optimised and is larger than a release. ***" >&2; fi
+WASM_LIB := $(ROOT)/target/$(WASM)/$(WASM_PROFILE)/longstraw.wasm
 WASM_GO_EMBED := $(GO_DIR)/internal/wasmabi/liblongstraw.wasm
 WASM_GO_ENV := cd $(GO_DIR) && GOMODCACHE=$(ROOT)/build/go/mod GOFLAGS=-modcacherw GOTOOLCHAIN=local CGO_ENABLED=0
 
 wasm-lib: ## liblongstraw.wasm: the C ABI for wasm32-wasip1 with simd128 (and its copy for the Go runner)
 	@rustup target list --installed 2>/dev/null | grep -qx $(WASM) \
 	  || { echo "wasm-lib: the Rust target $(WASM) is missing: run make prereqs"; exit 1; }
-	$(WASM_SIMD) $(CARGO) build --quiet --release -p longstraw-c --target $(WASM)
-	cp $(WASM_LIB) $(WASM_GO_EMBED)
-	@echo "wasm-lib: $(WASM_LIB): $$(stat -c %s $(WASM_LIB)) bytes (release, with debug info)"
+	$(WASM_SIMD) $(CARGO) build --quiet --profile $(WASM_PROFILE) -p longstraw-c --target $(WASM)
+	@$(call WASM_SHRINK,$(WASM_LIB),$(WASM_GO_EMBED))
+	@echo "wasm-lib: $(WASM_GO_EMBED): $$(stat -c %s $(WASM_GO_EMBED)) bytes (from $(WASM_LIB))"
 
 # The Go package embeds the module, so `go build ./...` needs it: every Go build makes it first.
 go-lib: wasm-lib
@@ -39,8 +59,8 @@ test-go-wasm: wasm-lib ## the Go package's whole test suite with cgo off (wazero
 
 dist-wasm: ## dist/liblongstraw.wasm, the release build of the C ABI for wasm32-wasip1 with simd128
 	@mkdir -p $(DIST)
-	$(WASM_SIMD) $(CARGO) build --quiet --profile dist --config 'profile.dist.panic="abort"' -p longstraw-c --target $(WASM)
-	cp $(C_TARGET_DIR)/$(WASM)/dist/longstraw.wasm $(DIST)/liblongstraw.wasm
+	$(WASM_SIMD) $(CARGO) build --quiet --profile $(WASM_PROFILE) -p longstraw-c --target $(WASM)
+	@$(call WASM_SHRINK,$(C_TARGET_DIR)/$(WASM)/$(WASM_PROFILE)/longstraw.wasm,$(DIST)/liblongstraw.wasm)
 	@echo "dist: $(DIST)/liblongstraw.wasm: $$(stat -c %s $(DIST)/liblongstraw.wasm) bytes"
 
 .PHONY: bench-go-wasm

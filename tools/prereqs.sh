@@ -32,8 +32,10 @@ done
 #   chromium                             the Node WebAssembly build in a real headless browser, driven by
 #                                        playwright-core (an npm devDependency: make node-deps), which downloads
 #                                        no browser (make test-node-browser, the docs runner's js browser blocks)
+#   binaryen                             wasm-opt, which shrinks the WebAssembly builds (make wasm-lib,
+#                                        make build-node-wasm, make dist); without it they build unoptimised
 debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
-  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium)
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium binaryen)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)
 # Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);

@@ -59,5 +59,9 @@ pub fn init(exports: Object, env: Env) -> Result<()> {
     // built; otherwise the native one installed above stays.
     node_api::branded::install_owner::<Rendezvous>(cx, exports);
     node_api::branded::install_owner::<Snapshot>(cx, exports);
+    // WebAssembly: the loader then hands the addon its own exports, for the
+    // fast `owner` (see `node_api::branded::fast`).
+    #[cfg(target_family = "wasm")]
+    node_api::branded::fast::define_installer(cx, exports);
     Ok(())
 }

@@ -37,6 +37,9 @@ use super::types::{self, JsType};
 use super::{args, check, out, Cx};
 use crate::error::{codes, JsErr, Kind, Res};
 
+#[cfg(target_family = "wasm")]
+pub mod fast;
+
 /// `(stamp, ownerIndex, idOf)` → the `owner` method of one class. Each call
 /// makes a new class, so each class has its own private name.
 const FACTORY: &str = r#"(function ownerMethod (stamp, ownerIndex, idOf) {
@@ -300,24 +303,31 @@ fn install_zeros(env: sys::napi_env) -> bool {
 /// of `FACTORY`. `false` (with nothing defined) when that cannot be done;
 /// the caller then installs the generic native `owner`.
 pub fn install_owner<C: Receiver>(cx: Cx, exports: sys::napi_value) -> bool {
+    define_owner::<C>(cx, exports, FACTORY, &[])
+}
+
+/// Defines `owner` on the prototype of class `C` as the function `source`
+/// evaluates to, called with `(stamp, ownerIndex, idOf, ...extra)`.
+fn define_owner<C: Receiver>(cx: Cx, exports: sys::napi_value, source: &str, extra: &[sys::napi_value]) -> bool {
     let env = cx.0;
     let done = (|| -> Option<()> {
         if !install_zeros(env) {
             return None;
         }
-        let factory = function(env, FACTORY)?;
-        let made = [
+        let factory = function(env, source)?;
+        let mut made = vec![
             native(cx, c"stamp", stamp::<C>).ok()?,
             native(cx, c"ownerIndex", owner_index::<C>).ok()?,
             native(cx, c"idOf", id_of::<C>).ok()?,
         ];
+        made.extend_from_slice(extra);
         let mut undefined = ptr::null_mut();
         let mut owner = ptr::null_mut();
-        // SAFETY: `factory` is the function `FACTORY` evaluates to; the
-        // arguments are functions of this environment.
+        // SAFETY: `factory` is the function `source` evaluates to; the
+        // arguments are values of this environment.
         let status = unsafe {
             sys::napi_get_undefined(env, &mut undefined);
-            sys::napi_call_function(env, undefined, factory, 3, made.as_ptr(), &mut owner)
+            sys::napi_call_function(env, undefined, factory, made.len(), made.as_ptr(), &mut owner)
         };
         if status != sys::Status::napi_ok {
             return None;
