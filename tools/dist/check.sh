@@ -246,6 +246,20 @@ GO
   (cd "$g/app" && LONGSTRAW_VECTORS_DIR="$VECTORS" "${goenv[@]}" "$GO" test -count=1 "$GO_MODULE")
   ok "go: replace => unpacked release module: builds with no CGO_* variables, static, vector tests pass"
 
+  # The portable build: cgo off, the module's embedded liblongstraw.wasm under wazero. No C compiler is
+  # needed, so it also cross-compiles for systems the module has no archive for.
+  (cd "$g/app" && "${goenv[@]}" CGO_ENABLED=0 "$GO" build -o app-portable . \
+    && ./app-portable | grep "^$VERSION cache-" >/dev/null)
+  [ "$(cd "$g/app" && ./app)" = "$(cd "$g/app" && ./app-portable)" ] \
+    || { echo "dist-check: go: the cgo and the portable builds disagree" >&2; exit 1; }
+  (cd "$g/app" && LONGSTRAW_VECTORS_DIR="$VECTORS" "${goenv[@]}" CGO_ENABLED=0 "$GO" test -count=1 "$GO_MODULE")
+  local os_arch
+  for os_arch in windows/amd64 darwin/arm64 linux/riscv64; do
+    (cd "$g/app" && "${goenv[@]}" CGO_ENABLED=0 GOOS="${os_arch%/*}" GOARCH="${os_arch#*/}" "$GO" build -o /dev/null .) \
+      || { echo "dist-check: go: the portable build does not compile for $os_arch" >&2; exit 1; }
+  done
+  ok "go: CGO_ENABLED=0 (embedded liblongstraw.wasm, wazero): runs, agrees with cgo, the package's tests pass; builds for windows/amd64, darwin/arm64, linux/riscv64"
+
   # The module zip, served as a module proxy would (GOPROXY=file://), into a fresh module cache.
   mkdir -p "$g/zip-app"
   cp "$g/app/main.go" "$g/zip-app/"
