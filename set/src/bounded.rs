@@ -11,16 +11,21 @@
 //! There is no lock on the acquire or release path. A node's load only grows
 //! through a compare-and-swap that checks the cap against the load it
 //! replaces, so two threads can never both take a node's last free place.
-//! The total `T` is a separate counter: each acquire adds itself to it
-//! before it checks any cap, and reads it again before every check. So:
+//! The total `T` has no shared counter: every thread counts the requests it
+//! announces and releases in a lane of its own (two monotone counters that
+//! only it writes, so no locked instruction; see `lanes.rs`), and `T` is
+//! read by summing the lanes, announcements first. Each acquire announces
+//! itself before it checks any cap, and reads `T` again before every check.
+//! So (SPEC.md §16.4):
 //!
-//! - in one thread, every admission satisfies the rule of SPEC.md §16 exactly;
+//! - in one thread, every admission satisfies the rule of SPEC.md §16
+//!   exactly;
 //! - under concurrency, every admission satisfies
-//!   `load_i <= ceil(c * T_read * w_i / W)`, where `T_read` is a value the
-//!   total really had during that acquire. `T_read` counts requests that
-//!   racing threads have announced but not yet placed, so the cap can be
-//!   exceeded by at most the share `c * w_i / W` of those racing requests
-//!   (one per thread inside `acquire`), and never otherwise;
+//!   `load_i <= ceil(c * T_read * w_i / W)`, where `T_read` is at most the
+//!   total at one moment during that acquire. That total counts requests
+//!   that racing threads have announced but not yet placed, so the cap can
+//!   be exceeded by at most the share `c * w_i / W` of those racing requests
+//!   (one per other thread inside `acquire`), and never otherwise;
 //! - the total is never below the sum of the node loads: acquire raises the
 //!   total before a node, release lowers a node before the total;
 //! - some node always has room (SPEC.md §16.3), so a pass down the ranking
@@ -414,7 +419,8 @@ impl BoundedLoad {
     }
 
     /// Requests in flight, including those on removed nodes and those being
-    /// placed right now.
+    /// placed right now. Exact when no other thread acquires or releases
+    /// meanwhile; otherwise at most the number at one moment of the call.
     pub fn in_flight(&self) -> u64 {
         self.total.read()
     }
