@@ -101,17 +101,11 @@ impl Total {
     #[inline]
     pub(super) fn read(&self) -> u64 {
         let used = self.used.load(Ordering::Acquire).min(LANES);
-        let mut acquired = self.lanes[LANES].acquired.load(Ordering::Acquire);
-        for lane in &self.lanes[..used] {
-            acquired = acquired.wrapping_add(lane.acquired.load(Ordering::Acquire));
-        }
+        let acquired = self.sum(used, |l| &l.acquired);
         // Read again: a lane that entered since may hold releases of
         // requests counted above.
         let used = self.used.load(Ordering::Acquire).min(LANES);
-        let mut released = self.lanes[LANES].released.load(Ordering::Acquire);
-        for lane in &self.lanes[..used] {
-            released = released.wrapping_add(lane.released.load(Ordering::Acquire));
-        }
+        let released = self.sum(used, |l| &l.released);
         // Under concurrency the releases read may include requests whose
         // acquisition was read before it was counted: then the difference
         // is low (never negative in a real total), which only lowers caps.
@@ -120,6 +114,22 @@ impl Total {
             0
         } else {
             t
+        }
+    }
+}
+
+impl Total {
+    /// One counter summed over the shared lane and private lanes `0..used`.
+    #[inline(always)]
+    fn sum(&self, used: usize, counter: impl Fn(&LaneCount) -> &AtomicU64) -> u64 {
+        let shared = counter(&self.lanes[LANES]).load(Ordering::Acquire);
+        match &self.lanes[..used] {
+            // One thread (the common case): no loop.
+            [] => shared,
+            [only] => shared.wrapping_add(counter(only).load(Ordering::Acquire)),
+            lanes => lanes
+                .iter()
+                .fold(shared, |sum, l| sum.wrapping_add(counter(l).load(Ordering::Acquire))),
         }
     }
 }
