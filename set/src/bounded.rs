@@ -11,16 +11,21 @@
 //! There is no lock on the acquire or release path. A node's load only grows
 //! through a compare-and-swap that checks the cap against the load it
 //! replaces, so two threads can never both take a node's last free place.
-//! The total `T` is a separate counter: each acquire adds itself to it
-//! before it checks any cap, and reads it again before every check. So:
+//! The total `T` has no shared counter: every thread counts the requests it
+//! announces and releases in a lane of its own (two monotone counters that
+//! only it writes, so no locked instruction; see `lanes.rs`), and `T` is
+//! read by summing the lanes, announcements first. Each acquire announces
+//! itself before it checks any cap, and reads `T` again before every check.
+//! So (SPEC.md §16.4):
 //!
-//! - in one thread, every admission satisfies the rule of SPEC.md §16 exactly;
+//! - in one thread, every admission satisfies the rule of SPEC.md §16
+//!   exactly;
 //! - under concurrency, every admission satisfies
-//!   `load_i <= ceil(c * T_read * w_i / W)`, where `T_read` is a value the
-//!   total really had during that acquire. `T_read` counts requests that
-//!   racing threads have announced but not yet placed, so the cap can be
-//!   exceeded by at most the share `c * w_i / W` of those racing requests
-//!   (one per thread inside `acquire`), and never otherwise;
+//!   `load_i <= ceil(c * T_read * w_i / W)`, where `T_read` is at most the
+//!   total at one moment during that acquire. That total counts requests
+//!   that racing threads have announced but not yet placed, so the cap can
+//!   be exceeded by at most the share `c * w_i / W` of those racing requests
+//!   (one per other thread inside `acquire`), and never otherwise;
 //! - the total is never below the sum of the node loads: acquire raises the
 //!   total before a node, release lowers a node before the total;
 //! - some node always has room (SPEC.md §16.3), so a pass down the ranking
@@ -60,6 +65,9 @@ mod loom_sync;
 #[cfg(loom)]
 use loom_sync::{hint, ArcSwap, AtomicU64, Mutex, Ordering};
 
+mod lanes;
+use lanes::Total;
+
 use crate::change::{apply, members_of, Change};
 use crate::error::{Error, Result};
 use crate::members::Members;
@@ -93,7 +101,7 @@ const WALK_BATCH: usize = 16;
 struct Slot {
     load: AtomicU64,
     id: Arc<[u8]>,
-    total: Arc<AtomicU64>,
+    total: Arc<Total>,
 }
 
 /// One published membership and its counters, by node index.
@@ -125,7 +133,7 @@ pub struct BoundedLoad {
     /// Counters of removed nodes that a borrowed [`Lease`] may still point
     /// to; each is freed once no state refers to it and its load is 0.
     retired: Mutex<Vec<Arc<Slot>>>,
-    total: Arc<AtomicU64>,
+    total: Arc<Total>,
     factor: f64,
 }
 
@@ -189,11 +197,11 @@ macro_rules! lease_accessors {
             fn drop(&mut self) {
                 let slot = self.slot();
                 // Node first, then total: the total never falls below the sum
-                // of the loads. The counters guard no other data, so Relaxed
-                // is enough: each counter's read-modify-writes are totally
+                // of the loads. The node counter guards no other data, so
+                // Relaxed is enough: its read-modify-writes are totally
                 // ordered on their own.
                 slot.load.fetch_sub(1, Ordering::Relaxed);
-                slot.total.fetch_sub(1, Ordering::Relaxed);
+                slot.total.released(lanes::current());
             }
         }
     };
@@ -223,21 +231,6 @@ impl std::fmt::Debug for Lease<'_> {
             .field("index", &self.index)
             .field("owner", &self.owner)
             .finish()
-    }
-}
-
-/// One request announced in the total but not placed yet; withdrawn on drop
-/// unless a lease took it over.
-struct Announced<'a> {
-    total: &'a AtomicU64,
-    placed: bool,
-}
-
-impl Drop for Announced<'_> {
-    fn drop(&mut self) {
-        if !self.placed {
-            self.total.fetch_sub(1, Ordering::Relaxed);
-        }
     }
 }
 
@@ -291,12 +284,13 @@ fn walk(members: &Members, kh: u64, from: usize, mut take: impl FnMut(u32) -> bo
 }
 
 /// Node `slot` takes one more request if [`may_take`] says so, with `T`
-/// read afresh for every attempt.
+/// (the total read afresh: it counts this request's announcement) for
+/// every attempt.
 #[inline]
-fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
+fn try_admit(slot: &Slot, share: f64, total: &Total) -> bool {
     let mut load = slot.load.load(Ordering::Relaxed);
     loop {
-        if !may_take(load, share, total.load(Ordering::Relaxed)) {
+        if !may_take(load, share, total.read()) {
             return false;
         }
         match slot
@@ -310,7 +304,7 @@ fn try_admit(slot: &Slot, share: f64, total: &AtomicU64) -> bool {
 }
 
 impl State {
-    fn new(members: Arc<Members>, factor: f64, previous: Option<&State>, total: &Arc<AtomicU64>) -> State {
+    fn new(members: Arc<Members>, factor: f64, previous: Option<&State>, total: &Arc<Total>) -> State {
         let shares = shares_of(&members, factor);
         let slots = members
             .ids()
@@ -330,7 +324,7 @@ impl State {
     }
 
     #[inline]
-    fn admit(&self, index: u32, total: &AtomicU64) -> bool {
+    fn admit(&self, index: u32, total: &Total) -> bool {
         let i = index as usize;
         try_admit(&self.slots[i], self.shares[i], total)
     }
@@ -338,7 +332,7 @@ impl State {
     /// One pass down the ranking from rank `from` (1 after a failed owner
     /// check; 0 on later passes, when the owner may have room again).
     /// Returns the admitting node's index and whether it is the owner.
-    fn walk(&self, kh: u64, from: usize, total: &AtomicU64) -> Option<(u32, bool)> {
+    fn walk(&self, kh: u64, from: usize, total: &Total) -> Option<(u32, bool)> {
         walk(&self.members, kh, from, |i| self.admit(i, total))
     }
 }
@@ -362,7 +356,7 @@ impl BoundedLoad {
     {
         let factor = validate_balance_factor(balance_factor)?;
         let members = members_of(nodes.into_iter().map(|(id, w)| (id, w, None::<&[u8]>)), &options)?;
-        let total = Arc::new(AtomicU64::new(0));
+        let total = Arc::new(Total::new());
         let state = State::new(Arc::new(members), factor, None, &total);
         Ok(BoundedLoad {
             state: ArcSwap::from_pointee(state),
@@ -400,19 +394,16 @@ impl BoundedLoad {
         let table = state.members.table();
         let kh = table.key_hash(key);
         let owner = table.owner_of_hash(kh).ok_or(longstraw::Error::NoEligibleNodes)?;
-        self.total.fetch_add(1, Ordering::Relaxed);
-        let mut announced = Announced {
-            total: &self.total,
-            placed: false,
-        };
+        // Announce first (SPEC.md §16.4): the total never falls below the
+        // sum of the node loads.
+        let lane = lanes::current();
+        self.total.acquired(lane);
         if state.admit(owner, &self.total) {
-            announced.placed = true;
             return Ok(lease(&state.slots[owner as usize], owner, true));
         }
         let mut from = 1;
         loop {
             if let Some((index, is_owner)) = state.walk(kh, from, &self.total) {
-                announced.placed = true;
                 return Ok(lease(&state.slots[index as usize], index, is_owner));
             }
             from = 0;
@@ -428,9 +419,10 @@ impl BoundedLoad {
     }
 
     /// Requests in flight, including those on removed nodes and those being
-    /// placed right now.
+    /// placed right now. Exact when no other thread acquires or releases
+    /// meanwhile; otherwise at most the number at one moment of the call.
     pub fn in_flight(&self) -> u64 {
-        self.total.load(Ordering::Relaxed)
+        self.total.read()
     }
 
     /// The current membership (for rankings, owners and node ids).

@@ -9,6 +9,7 @@
 //!   equals the sum of the per-node loads plus the leases on removed nodes,
 //!   which is the number of leases held;
 //! - once every lease is dropped, the total and every load are 0;
+//! - a read of the total never exceeds a total that really existed;
 //! - one thread acquiring alone stays within its cap `ceil(c * T * w_i / W)`,
 //!   computed here in exact integers, even while another thread changes a
 //!   weight (the cap of the membership before or after the change).
@@ -204,6 +205,34 @@ fn one_acquiring_thread_stays_within_its_caps() {
             );
         }
         changer.join().unwrap();
+        check_quiescent(&b, leases);
+    });
+}
+
+/// A read of the total, racing releases and acquires in another thread, is
+/// never above a total that really existed (SPEC.md §16.4, Claim 1): here
+/// the total goes 2, 1, 0, 1, 2 and never higher, so no read may pass 2. A
+/// read that summed the released counts before the acquired ones could
+/// count the two new requests and miss the two releases (4).
+#[test]
+fn a_read_of_the_total_never_counts_too_much() {
+    loom::model(|| {
+        let b = set(&[("a", 1.0), ("b", 1.0)]);
+        let held = vec![b.acquire_owned(b"x").unwrap(), b.acquire_owned(b"y").unwrap()];
+        let churn = {
+            let b = b.clone();
+            thread::spawn(move || {
+                drop(held);
+                vec![b.acquire_owned(b"z").unwrap(), b.acquire_owned(b"w").unwrap()]
+            })
+        };
+        let reader = {
+            let b = b.clone();
+            thread::spawn(move || b.in_flight())
+        };
+        let seen = reader.join().unwrap();
+        assert!(seen <= 2, "read {seen} requests in flight; at most 2 ever were");
+        let leases = churn.join().unwrap();
         check_quiescent(&b, leases);
     });
 }
