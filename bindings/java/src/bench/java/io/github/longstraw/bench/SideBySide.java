@@ -229,9 +229,9 @@ public final class SideBySide {
     }
 
     table(v, "cpu/", "## owner per call, on-CPU time, Java and Rust side by side");
-    languages(v, "cpu/", "## owner per call from each language, on-CPU time");
+    languages(v, "cpu/", "## owner from each language, on-CPU time per call");
     table(v, "wall/", "## owner per call, wall time, Java and Rust side by side");
-    languages(v, "wall/", "## owner per call from each language, wall time");
+    languages(v, "wall/", "## owner from each language, wall time per call");
     System.out.printf(
         Locale.ROOT,
         "Medians over %d interleaved rounds of %d calls each (ratios: the median of each round's ratio)."
