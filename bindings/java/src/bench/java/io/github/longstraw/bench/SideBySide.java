@@ -301,7 +301,9 @@ public final class SideBySide {
         for (String c : List.of("owner", k.get(0), k.get(1), k.get(2), k.get(3))) {
           row.append(' ').append(ns(median(v.get(clock + c).get(n)))).append(" |");
         }
-        for (String c : List.of("x/" + k.get(0), "x/" + k.get(1), "x/" + k.get(2), "j/" + k.get(1), "j/" + k.get(2))) {
+        List<String> ratios =
+            List.of("x/" + k.get(0), "x/" + k.get(1), "x/" + k.get(2), "j/" + k.get(1), "j/" + k.get(2));
+        for (String c : ratios) {
           row.append(' ').append(ratio(median(v.get(clock + c).get(n)))).append(" |");
         }
         System.out.println(row);
