@@ -7,8 +7,9 @@
 #   make test-kafka  a real broker: single-node KRaft Kafka 4 from the Maven jars in a forked JVM on
 #                    127.0.0.1; 20,000 keys on 6 partitions, grown to 8; moved fraction, longstraw vs
 #                    Kafka's default partitioner, from the records the broker stored (about 2-4 minutes)
-#   make bench-java  owner at n = 10 and 100 through FFM, against a pure-Java HRW and the Rust core's own
-#                    owner, in one run (interleaved rounds, then JMH), recorded in bench/results/ (not in make bench)
+#   make bench-java  owner at n = 10 and 100 through FFM, against a pure-Java HRW, the Python and Node
+#                    bindings and the Rust core's own owner, in one run (interleaved rounds, then JMH),
+#                    recorded in bench/results/ (not in make bench)
 #   make java-deps   fetch the Maven dependencies and plugins (what tools/prereqs.sh runs)
 .PHONY: test-java test-kafka java-deps build-java bench-java
 
@@ -65,14 +66,17 @@ dist-java-jar:
 	cp $(JAVA_DIR)/target/longstraw-$(DIST_VERSION).jar $(DIST)/java/longstraw-$(DIST_VERSION).jar
 	@unzip -l $(DIST)/java/longstraw-$(DIST_VERSION).jar | grep 'native/.*liblongstraw.so' | sed 's/^/  /'
 
-# One run, recorded in bench/results/<date>-java.json: the Rust core's own owner (bench/src/bin/owner_per_call.rs,
-# started between the Java rounds), Java through FFM and a pure-Java HRW, interleaved; then JMH (OwnerBench).
+# One run, recorded in bench/results/<date>-java-languages.json: the Rust core's own owner
+# (bench/src/bin/owner_per_call.rs) and the Python and Node bindings' owner (bench/owner_per_call.py,
+# bench/owner_per_call.js, over the builds of build-python and build-node), each started between the Java
+# rounds, Java through FFM and a pure-Java HRW, interleaved; then JMH (OwnerBench).
 JAVA_RUST_BENCH := $(C_LIBDIR)/owner_per_call
-bench-java: c-lib ## owner at n = 10, 100: Java FFM vs pure-Java HRW vs the Rust core, one run (JMH included), recorded
+bench-java: c-lib build-python build-node ## owner at n = 10, 100: Java FFM vs pure Java, Python, Node and the Rust core, one run (JMH included), recorded
 	$(CARGO) build --release -p longstraw-bench --bin owner_per_call
 	$(JAVA_MVN) -o -Pbench test-compile dependency:build-classpath -Dmdep.outputFile=$(JAVA_DIR)/target/bench-cp.txt \
 	  -Dmdep.includeScope=test
 	cd $(JAVA_DIR) && $(JAVA_HOME)/bin/java --enable-native-access=ALL-UNNAMED \
 	  -Dlongstraw.library=$(JAVA_LIB) -Dlongstraw.rustBench=$(JAVA_RUST_BENCH) -Dbench.jmhLog=$(JAVA_DIR)/target/jmh.log \
+	  "-Dbench.python=$(VENV_PY) $(ROOT)/bench/owner_per_call.py" "-Dbench.node=$(NODE) $(ROOT)/bench/owner_per_call.js" \
 	  -cp target/classes:target/test-classes:$$(cat target/bench-cp.txt) io.github.longstraw.bench.SideBySide \
-	  | $(RECORD) --run java --command 'make bench-java'
+	  | $(RECORD) --run java-languages --command 'make bench-java'
