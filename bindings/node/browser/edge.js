@@ -56,6 +56,8 @@ function withoutThreads (className, cls) {
     Object.defineProperty(Class, name, 'value' in d ? { ...d, value, configurable: true } : { ...d, configurable: true })
   }
   Object.defineProperty(Class, 'prototype', { value: proto, writable: false, enumerable: false, configurable: false })
+  // So that instance.constructor.tableAsync is the rejecting one too.
+  Object.defineProperty(proto, 'constructor', { ...Object.getOwnPropertyDescriptor(proto, 'constructor'), value: Class })
   return Class
 }
 

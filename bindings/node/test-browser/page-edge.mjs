@@ -26,6 +26,7 @@ async function checkNoThreads (lib) {
   const made = { constructor: r, table: Rendezvous.table(['a', 'b'], { bits: 8 }), loads: Rendezvous.loads('[[nodes]]\nid = "a"\n') }
   for (const [how, x] of Object.entries(made)) if (!(x instanceof Rendezvous)) throw new Error(`Rendezvous from ${how} is not instanceof Rendezvous`)
   if (!(snap instanceof lib.Snapshot)) throw new Error('snapshot() is not instanceof Snapshot')
+  if (made.table.constructor !== Rendezvous) throw new Error('a set\'s constructor is not the entry\'s Rendezvous')
   if (made.table.owner('k1') !== Rendezvous.table(['a', 'b'], { bits: 8 }).owner('k1')) throw new Error('table: two builds disagree')
   let called = null
   try { Rendezvous(['a']) } catch (e) { called = e }
