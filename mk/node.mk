@@ -14,11 +14,16 @@
 #   make build-node-browser  the browser bundles (bindings/node/browser/dist): that build's browser loader and
 #                     its worker bundled by esbuild (no bare imports left), beside a copy of the .wasm, as the
 #                     package longstraw-wasm32-wasi ships them; the main package's browser.mjs re-exports them
-#   make test-node-browser   that entry in headless Chromium (Debian's chromium, driven by playwright-core):
-#                     the placement-v1 and keyed-v1 vectors on a cross-origin isolated page, and a clear
-#                     error on a page that is not; fails in CI (CI=true) without chromium, skips loudly otherwise
+#   make build-node-wasm-edge  the addon for wasm32-wasip1 (no threads, simd128) and its entry for pages that
+#                     are not cross-origin isolated and for edge workers (bindings/node/browser/dist-edge:
+#                     longstraw.edge.js bundled by esbuild, beside longstraw.wasm32-wasip1.wasm); its
+#                     ...Async calls reject with ERR_LONGSTRAW_NO_THREADS
+#   make test-node-browser   those entries in headless Chromium (Debian's chromium, driven by playwright-core):
+#                     the placement-v1 and keyed-v1 vectors on a cross-origin isolated page, a clear error from
+#                     the threaded entry on a page that is not, and the vectors on that page through the entry
+#                     without threads; fails in CI (CI=true) without chromium, skips loudly otherwise
 .PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps \
-        build-node-wasm test-node-wasm bench-node-wasm build-node-browser test-node-browser
+        build-node-wasm test-node-wasm bench-node-wasm build-node-browser test-node-browser build-node-wasm-edge
 
 NODE ?= node
 NPM ?= npm
@@ -109,7 +114,25 @@ test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite aga
 build-node-browser: build-node-wasm ## the Node package's browser entry: the WebAssembly build bundled for pages
 	cd $(NODE_DIR) && $(NODE) browser/build.mjs
 
-test-node-browser: build-node-browser ## the browser entry in headless Chromium: the vectors, and pages without COOP/COEP
+# The build without threads, for pages that are not cross-origin isolated (no SharedArrayBuffer) and for edge
+# workers: its memory is not shared and it starts no workers. napi-rs links emnapi's basic (single-thread)
+# runtime for this target, whose async work would run on the caller's thread: browser/edge.js makes every
+# ...Async call reject instead. The loader napi generates beside it (index.js) is not used: Node gets the
+# native addon or the threads build.
+NODE_WASM_EDGE_TRIPLE := wasm32-wasip1
+NODE_WASM_EDGE_GEN := $(ROOT)/build/node-wasm-edge
+NODE_WASM_EDGE_ENV := env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS \
+  RUSTFLAGS="-C target-feature=+simd128"
+build-node-wasm-edge: node-deps ## the Node addon for wasm32-wasip1 (no threads, +simd128) and its browser/edge entry
+	@rustup target list --installed 2>/dev/null | grep -qx $(NODE_WASM_EDGE_TRIPLE) \
+	  || { echo "$@: the Rust target $(NODE_WASM_EDGE_TRIPLE) is missing: run make prereqs" >&2; exit 1; }
+	rm -rf $(NODE_WASM_EDGE_GEN) && mkdir -p $(NODE_WASM_EDGE_GEN)
+	cd $(NODE_DIR) && $(NODE_WASM_EDGE_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_EDGE_TRIPLE) \
+	  --js index.js --dts index.d.ts -o $(NODE_WASM_EDGE_GEN)
+	@$(call WASM_SHRINK,$(NODE_WASM_EDGE_GEN)/longstraw.wasm32-wasip1.wasm,$(NODE_WASM_EDGE_GEN)/longstraw.wasm32-wasip1.wasm)
+	cd $(NODE_DIR) && $(NODE) browser/build.mjs --edge --from $(NODE_WASM_EDGE_GEN)
+
+test-node-browser: build-node-browser build-node-wasm-edge ## the browser entries in headless Chromium: the vectors, and pages without COOP/COEP
 	cd $(NODE_DIR) && $(NODE) test-browser/run.mjs
 
 # Not part of make bench's list: one run of both builds side by side (about half a minute).

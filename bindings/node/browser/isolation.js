@@ -9,7 +9,9 @@ if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated ==
     '  Serve the page (and its scripts) with the headers Cross-Origin-Opener-Policy: same-origin and\n' +
     '  Cross-Origin-Embedder-Policy: require-corp (or credentialless), over HTTPS or from localhost.\n' +
     '  The build runs its thread pool in Web Workers that share WebAssembly memory, which browsers allow\n' +
-    '  only on such pages.')
+    '  only on such pages. Where the headers cannot be set, import the build without threads instead\n' +
+    '  (longstraw.edge.js, beside longstraw.wasm32-wasip1.wasm): the same API, but its ...Async calls reject\n' +
+    '  with ERR_LONGSTRAW_NO_THREADS.')
   error.code = 'ERR_LONGSTRAW_NOT_ISOLATED'
   throw error
 }

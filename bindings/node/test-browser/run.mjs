@@ -10,7 +10,10 @@
 //
 //   node test-browser/run.mjs               make test-node-browser: page.mjs (the vectors) on an isolated
 //                                           page, then the same entry on a page that is not isolated, which
-//                                           must fail with ERR_LONGSTRAW_NOT_ISOLATED rather than hang
+//                                           must fail with ERR_LONGSTRAW_NOT_ISOLATED rather than hang, then
+//                                           page-edge.mjs on that page: the entry without threads
+//                                           (`longstraw/edge` -> browser/dist-edge/longstraw.edge.js, make
+//                                           build-node-wasm-edge), the vectors, and its async calls rejected
 //   node test-browser/run.mjs --module F    the ES module F on an isolated page (the docs runner's
 //                                           ```js browser blocks); exit 0 when it ran, 1 when it threw
 //
@@ -47,18 +50,25 @@ if (typeof browserEntry !== 'string' || pkg.browser !== browserEntry) {
 }
 const entryFile = path.join(PKG, browserEntry)
 const DIST = path.join(PKG, 'browser', 'dist')
-for (const f of [entryFile, path.join(DIST, 'longstraw.browser.js')]) {
+const DIST_EDGE = path.join(PKG, 'browser', 'dist-edge')
+const edgeEntry = path.join(DIST_EDGE, 'longstraw.edge.js')
+for (const [f, make] of [[entryFile, 'build-node-browser'], [path.join(DIST, 'longstraw.browser.js'), 'build-node-browser'],
+  [edgeEntry, 'build-node-wasm-edge']]) {
   if (!fs.existsSync(f)) {
-    console.error(`node-browser: ${path.relative(ROOT, f)} is missing: run make build-node-browser`)
+    console.error(`node-browser: ${path.relative(ROOT, f)} is missing: run make ${make}`)
     process.exit(1)
   }
 }
 const urlOf = (mode, file) => `/${mode}/${path.relative(ROOT, file).split(path.sep).join('/')}`
 
 // Only these folders are served (and the entry, and the --module file).
-const SERVED = [DIST, HERE, path.join(ROOT, 'tests', 'vectors')]
+const SERVED = [DIST, DIST_EDGE, HERE, path.join(ROOT, 'tests', 'vectors')]
 const server = await startServer({
-  importMap: (mode) => ({ longstraw: urlOf(mode, entryFile), 'longstraw-wasm32-wasi/': urlOf(mode, DIST) + '/' }),
+  importMap: (mode) => ({
+    longstraw: urlOf(mode, entryFile),
+    'longstraw-wasm32-wasi/': urlOf(mode, DIST) + '/',
+    'longstraw/edge': urlOf(mode, edgeEntry)
+  }),
   fileFor: (p) => {
     if (moduleArg && p === '/__module.mjs') return moduleArg
     const file = path.resolve(ROOT, '.' + p)
@@ -111,6 +121,28 @@ try {
       problem('a page that is not cross-origin isolated must fail with ERR_LONGSTRAW_NOT_ISOLATED', plain)
     } else {
       console.log(`node-browser: page without COOP/COEP: ${plain.code}: ${plain.error.split('\n')[0]}`)
+    }
+    const edge = await runPage('plain', urlOf('plain', path.join(HERE, 'page-edge.mjs')), PAGE_TIMEOUT_MS)
+    if (!edge.ok) {
+      problem('the entry without threads on a page that is not cross-origin isolated', edge)
+    } else {
+      const r = edge.result
+      console.log(`node-browser: page without COOP/COEP, entry without threads: target ${r.target}, backend ${r.backend}; ` +
+        `placement-v1 ${r.placement.cases} cases / ${r.placement.keys} keys, keyed-v1 ${r.keyed.cases} cases / ${r.keyed.keys} keys, ` +
+        `membership from a string and bytes ${r.membershipText.cases} cases / ${r.membershipText.keys} keys; ` +
+        `${r.noThreads.rejected} async calls rejected: ${r.noThreads.message.split(':').slice(0, 2).join(':')}; ` +
+        `in a module Web Worker: target ${r.worker.target}, keyed-v1 ${r.worker.keyed.cases} cases / ${r.worker.keyed.keys} keys, tableAsync rejected`)
+      const bad = []
+      if (edge.isolated !== false) bad.push(`crossOriginIsolated is ${edge.isolated}, expected false`)
+      if (r.sharedArrayBuffer !== false) bad.push('the page has SharedArrayBuffer, so it does not test the build without it')
+      if (r.target !== 'wasm32-wasip1') bad.push(`target is ${r.target}, not wasm32-wasip1`)
+      if (r.worker.target !== 'wasm32-wasip1') bad.push(`the worker's target is ${r.worker.target}, not wasm32-wasip1`)
+      if (JSON.stringify(r.worker.keyed) !== JSON.stringify(want.keyed)) bad.push(`keyed in the worker: checked ${JSON.stringify(r.worker.keyed)}, the file has ${JSON.stringify(want.keyed)}`)
+      if (r.backend !== 'simd128') bad.push(`backend is ${r.backend}, not simd128 (the wasm build's kernel)`)
+      for (const k of ['placement', 'keyed']) {
+        if (JSON.stringify(r[k]) !== JSON.stringify(want[k])) bad.push(`${k}: checked ${JSON.stringify(r[k])}, the file has ${JSON.stringify(want[k])}`)
+      }
+      if (bad.length) problem('the entry without threads', { error: bad.join('; '), log: edge.log })
     }
   }
 } finally {
