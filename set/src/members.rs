@@ -134,6 +134,8 @@ impl Members {
         D: AsRef<[u8]>,
     {
         let nodes = nodes.into_iter();
+        // On 32-bit targets MAX_NODES is usize::MAX, which makes this `min` a no-op there, not wrong.
+        #[allow(clippy::unnecessary_min_or_max)]
         let room = nodes.size_hint().0.min(longstraw::MAX_NODES);
         let mut ids: Vec<MappedId> = crate::alloc::with_capacity(room)?;
         let mut hashes: Vec<u64> = crate::alloc::with_capacity(room)?;
