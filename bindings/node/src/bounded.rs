@@ -13,7 +13,7 @@ use crate::error::{codes, JsErr, Kind, OrThrow, Res};
 use crate::node_api::out::Raw;
 use crate::node_api::strings::KeyBuf;
 use crate::node_api::types::{self, JsType};
-use crate::node_api::{args, out, Cx};
+use crate::node_api::{args, new_target, out, Cx};
 
 /// Nodes that each take at most `ceil(balanceFactor * (inFlight + 1) *
 /// weight / totalWeight)` requests at once (SPEC.md section 16). `acquire`
@@ -72,7 +72,8 @@ impl BoundedLoad {
         constructor,
         ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: Omit<SetOptions, 'domains'> & { balanceFactor?: number }"
     )]
-    pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+    pub fn new(env: &Env, this: This<'_>, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+        new_target::require_new(Cx::of(env), this.object.raw(), c"BoundedLoad").or_throw(env)?;
         construct(Cx::of(env), nodes.raw(), options.raw())
             .map(|inner| BoundedLoad { inner })
             .or_throw(env)

@@ -23,7 +23,7 @@ use crate::node_api::external::Reported;
 use crate::node_api::methods::{self, Receiver};
 use crate::node_api::out::Raw;
 use crate::node_api::strings::KeyBuf;
-use crate::node_api::{args, out, Cx};
+use crate::node_api::{args, new_target, out, Cx};
 use crate::snapshot::Snapshot;
 use crate::table_build::BuildTask;
 
@@ -104,7 +104,8 @@ impl Rendezvous {
         constructor,
         ts_args_type = "nodes: Array<string | Buffer | Uint8Array>, options?: SetOptions"
     )]
-    pub fn new(env: &Env, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+    pub fn new(env: &Env, this: This<'_>, nodes: Unknown<'_>, options: Unknown<'_>) -> Result<Self> {
+        new_target::require_new(Cx::of(env), this.object.raw(), c"Rendezvous").or_throw(env)?;
         Rendezvous::build(env, nodes, options, Mode::Flat)
     }
 

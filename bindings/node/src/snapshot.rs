@@ -11,10 +11,11 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 
 use crate::batch::{Answer, OwnersTask};
+use crate::error::OrThrow;
 use crate::node_api::branded::IdCache;
 use crate::node_api::external::Reported;
 use crate::node_api::methods::Receiver;
-use crate::node_api::Cx;
+use crate::node_api::{new_target, Cx};
 
 /// One immutable membership of a `Rendezvous`, as of the moment
 /// `snapshot()` was called; it places keys as the set it came from does
@@ -64,7 +65,8 @@ impl Snapshot {
     /// Snapshots come from `set.snapshot()`; this constructor always throws
     /// a TypeError (code `ERR_LONGSTRAW_INVALID_ARG_TYPE`).
     #[napi(catch_unwind, constructor)]
-    pub fn new(env: &Env) -> Result<Self> {
+    pub fn new(env: &Env, this: This<'_>) -> Result<Self> {
+        new_target::require_new(Cx::of(env), this.object.raw(), c"Snapshot").or_throw(env)?;
         Err(crate::error::JsErr::type_error("Snapshot cannot be constructed directly; call set.snapshot()").throw(env))
     }
 

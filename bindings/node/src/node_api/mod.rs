@@ -18,7 +18,8 @@
 //!   direct callbacks (their only body);
 //! - `branded`: `owner` as a JavaScript method over two native calls, with
 //!   the receiver checked once per object and each node id string made once;
-//! - `receivers`: getters guarded against a foreign `this`.
+//! - `receivers`: getters guarded against a foreign `this`;
+//! - `new_target`: constructors called without `new` throw, as an ES class's do.
 //!
 //! Every function takes the current call's `Cx`, and every value it takes
 //! or returns belongs to that call.
@@ -28,6 +29,7 @@ pub mod branded;
 pub mod compiled;
 pub mod external;
 pub mod methods;
+pub mod new_target;
 pub mod out;
 pub mod receivers;
 pub mod strings;
