@@ -74,11 +74,12 @@ for (const [name, C, place] of CONSTRUCTIBLE) {
 
 test('the exports object never becomes a set', () => {
   assert.throws(() => longstraw.Rendezvous(['a']))
-  // A lookup on the exports object is a foreign receiver, not an answer from a set.
+  // A method called on the exports object finds a foreign receiver, not a set. (Methods napi-rs
+  // generates throw a TypeError natively and a plain Error under WebAssembly.)
   assert.throws(() => Rendezvous.prototype.owner.call(longstraw, 'k'), TypeError)
-  assert.throws(() => Rendezvous.prototype.snapshot.call(longstraw), TypeError)
+  assert.throws(() => Rendezvous.prototype.snapshot.call(longstraw))
   assert.throws(() => longstraw.BoundedLoad(['a']))
-  assert.throws(() => BoundedLoad.prototype.acquire.call(longstraw, 'k'), TypeError)
+  assert.throws(() => BoundedLoad.prototype.acquire.call(longstraw, 'k'))
 })
 
 test('instances and statics answer as before', async () => {
