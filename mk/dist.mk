@@ -7,7 +7,7 @@
 #
 # Names carry the target triple, so more targets (DIST_TRIPLES) can join without moving anything:
 #   dist/python/longstraw-V.tar.gz, longstraw-V-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
-#   dist/node/longstraw-V.tgz, longstraw-linux-x64-gnu-V.tgz
+#   dist/node/longstraw-V.tgz, longstraw-linux-x64-gnu-V.tgz, longstraw-wasm32-wasi-V.tgz, longstraw-wasm32-wasip1-V.tgz
 #   dist/c/longstraw-V-x86_64-unknown-linux-gnu.tar.gz
 #   dist/go/longstraw-go-vV/ (the module, unpacked), dist/go/proxy/... (the module zip, GOPROXY layout)
 #   dist/rust/longstraw-V.crate, longstraw-set-V.crate, longstraw-membership-V.crate, longstraw-cli-V.crate
@@ -147,15 +147,27 @@ dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
 	done
 	@# The WebAssembly package (longstraw-wasm32-wasi): one build for every OS and CPU (see mk/node.mk).
 	@$(NODE_WASM_NEED_TARGET)
+	@rustup target list --installed 2>/dev/null | grep -qx $(NODE_WASM_EDGE_TRIPLE) \
+	  || { echo "$@: the Rust target $(NODE_WASM_EDGE_TRIPLE) is missing: run make prereqs" >&2; exit 1; }
 	cd $(NODE_DIR); $(DIST_STEP) "napi build for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/napi-$(NODE_WASM_TRIPLE).log \
 	  $(NODE_WASM_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_TRIPLE) \
 	  --js index.js --dts index.d.ts -o $(DIST_BUILD)/node/bin
 	@$(call NODE_WASM_FINISH,$(DIST_BUILD)/node/bin)
-	@# Its browser bundles, beside the dist .wasm (the main package's browser.mjs re-exports them).
+	@# Its browser bundles, beside the dist .wasm (the main package's browser.mjs loads them).
 	cd $(NODE_DIR); $(DIST_STEP) "browser bundles for $(NODE_WASM_TRIPLE)" $(DIST_BUILD)/node/browser.log \
 	  $(NODE) browser/build.mjs --from $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/bin
+	@# The WebAssembly package without threads (longstraw-wasm32-wasip1), built in its own folder (napi writes
+	@# an index.js there too); its loader, .wasm and browser/edge bundle are copied beside the others.
+	rm -rf $(DIST_BUILD)/node/bin-edge && mkdir -p $(DIST_BUILD)/node/bin-edge
+	cd $(NODE_DIR); $(DIST_STEP) "napi build for $(NODE_WASM_EDGE_TRIPLE)" $(DIST_BUILD)/node/napi-$(NODE_WASM_EDGE_TRIPLE).log \
+	  $(NODE_WASM_EDGE_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_EDGE_TRIPLE) \
+	  --js index.js --dts index.d.ts -o $(DIST_BUILD)/node/bin-edge
+	@$(call WASM_SHRINK,$(DIST_BUILD)/node/bin-edge/longstraw.wasm32-wasip1.wasm,$(DIST_BUILD)/node/bin-edge/longstraw.wasm32-wasip1.wasm)
+	cd $(DIST_BUILD)/node/bin-edge && cp longstraw.wasip1.cjs longstraw.wasip1.d.cts longstraw.wasip1-browser.js $(DIST_BUILD)/node/bin/
+	cd $(NODE_DIR); $(DIST_STEP) "browser bundle for $(NODE_WASM_EDGE_TRIPLE)" $(DIST_BUILD)/node/browser-edge.log \
+	  $(NODE) browser/build.mjs --edge --from $(DIST_BUILD)/node/bin-edge $(DIST_BUILD)/node/bin
 	$(NODE) $(ROOT)/tools/dist/stage-node.js $(NODE_DIR) $(DIST_BUILD)/node/bin $(DIST_BUILD)/node/stage $(DIST_VERSION) \
-	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2)) wasm32-wasi
+	  $(foreach t,$(DIST_TRIPLES),$(call dist_platform,$(t),2)) wasm32-wasi wasm32-wasip1
 	@for p in $(DIST_BUILD)/node/stage/*; do \
 	  (cd $$p && $(DIST_STEP) "npm pack $$p" $$p.pack.log $(NPM) pack --silent --pack-destination $(DIST)/node); done
 	@ls $(DIST)/node/*.tgz | sed 's/^/dist: /'

@@ -13,7 +13,7 @@ $(TYPECHECK_DIR)/node_modules/.package-lock.json: $(TYPECHECK_DIR)/package.json 
 	touch $@
 typecheck-tools: $(TYPECHECK_DIR)/node_modules/.package-lock.json
 
-docs-examples: build-python build-node build-node-browser go-lib c-lib build-java
+docs-examples: build-python build-node build-node-browser build-node-wasm-edge go-lib c-lib build-java
 	python3 $(ROOT)/tools/doctest/test_doc_tools.py
 	$(CARGO) build --quiet --release -p longstraw-cli
 	python3 $(ROOT)/tools/doctest/run_docs.py --python $(VENV_PY) --node $(NODE) --go $(GO) \

@@ -10,18 +10,24 @@
 #   make build-node-wasm  the same addon for wasm32-wasip1-threads with simd128 (the package
 #                     longstraw-wasm32-wasi), copied next to the loader as napi-rs's local WASI candidate
 #   make test-node-wasm   the whole Node test suite against that build, forced through the loader
-#                     (LONGSTRAW_NODE_WASM=1); test/target.test.js asserts that wasm32-wasi loaded
+#                     (LONGSTRAW_NODE_WASM=1); test/target.test.js asserts that wasm32-wasi loaded; then the
+#                     build without threads (LONGSTRAW_NODE_WASM=edge, test/edge.test.js)
 #   make build-node-browser  the browser bundles (bindings/node/browser/dist): that build's browser loader and
 #                     its worker bundled by esbuild (no bare imports left), beside a copy of the .wasm, as the
-#                     package longstraw-wasm32-wasi ships them; the main package's browser.mjs re-exports them
-#   make build-node-wasm-edge  the addon for wasm32-wasip1 (no threads, simd128) and its entry for pages that
-#                     are not cross-origin isolated and for edge workers (bindings/node/browser/dist-edge:
-#                     longstraw.edge.js bundled by esbuild, beside longstraw.wasm32-wasip1.wasm); its
-#                     ...Async calls reject with ERR_LONGSTRAW_NO_THREADS
+#                     package longstraw-wasm32-wasi ships them; the main package's browser.mjs loads them on
+#                     a cross-origin isolated page
+#   make build-node-wasm-edge  the addon for wasm32-wasip1 (no threads, simd128; the package
+#                     longstraw-wasm32-wasip1): its Node loader next to longstraw.js (the fallback where the
+#                     threaded build cannot start), and its entry for pages that are not cross-origin isolated
+#                     and for edge workers (bindings/node/browser/dist-edge: longstraw.edge.js bundled by
+#                     esbuild, beside longstraw.wasm32-wasip1.wasm); its ...Async calls reject with
+#                     ERR_LONGSTRAW_NO_THREADS
 #   make test-node-browser   those entries in headless Chromium (Debian's chromium, driven by playwright-core):
-#                     the placement-v1 and keyed-v1 vectors on a cross-origin isolated page, a clear error from
-#                     the threaded entry on a page that is not, and the vectors on that page through the entry
-#                     without threads; fails in CI (CI=true) without chromium, skips loudly otherwise
+#                     `longstraw` must pick the threaded build on a cross-origin isolated page (the
+#                     placement-v1 and keyed-v1 vectors, an async table build) and the build without threads on
+#                     a page that is not (the vectors, async calls rejected) and in a Web Worker there;
+#                     `longstraw/threads` fails clearly on that page, `longstraw/edge` loads anywhere; fails in
+#                     CI (CI=true) without chromium, skips loudly otherwise
 .PHONY: build-node test-node demo-node bench-node regen-node check-node-generated node-deps \
         build-node-wasm test-node-wasm bench-node-wasm build-node-browser test-node-browser build-node-wasm-edge
 
@@ -105,10 +111,16 @@ build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128
 	  "const l = require('./longstraw.js'); if (l.target !== 'wasm32-wasi' || l.backend() !== 'simd128') throw new Error('built ' + l.target + ' with ' + l.backend()); if (!String(l.Rendezvous.prototype.owner).includes('fastIndex')) throw new Error('the fast path of owner() is not installed'); console.log('node-wasm: built, target ' + l.target + ', backend ' + l.backend() + ', owner() fast path on; module ' + require('node:fs').statSync('longstraw.wasm32-wasi.wasm').size + ' bytes')"
 
 # ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).
-test-node-wasm: build-node-wasm typecheck-tools ## the whole Node test suite against the WebAssembly build
-	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi \
+# Then the build without threads (test/edge.test.js: the fallback where the threaded build cannot start, and
+# every async call rejected), and the target and keyed tests forced onto it (its async calls reject, so the
+# suites that call them run only against the threaded build).
+test-node-wasm: build-node-wasm build-node-wasm-edge typecheck-tools ## the whole Node test suite against the WebAssembly build, and the build without threads
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi LONGSTRAW_REQUIRE_EDGE=1 \
 	  NODE_OPTIONS="$${NODE_OPTIONS:-} --disable-warning=ExperimentalWarning" \
 	  $(NODE) --test --test-concurrency=1 test/
+	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=edge LONGSTRAW_EXPECT_TARGET=wasm32-wasip1 \
+	  NODE_OPTIONS="$${NODE_OPTIONS:-} --disable-warning=ExperimentalWarning" \
+	  $(NODE) --test --test-concurrency=1 test/target.test.js test/keyed.test.js
 
 # The browser entry (package.json "browser"): see bindings/node/browser/index.js and build.mjs.
 build-node-browser: build-node-wasm ## the Node package's browser entry: the WebAssembly build bundled for pages
@@ -117,10 +129,12 @@ build-node-browser: build-node-wasm ## the Node package's browser entry: the Web
 # The build without threads, for pages that are not cross-origin isolated (no SharedArrayBuffer) and for edge
 # workers: its memory is not shared and it starts no workers. napi-rs links emnapi's basic (single-thread)
 # runtime for this target, whose async work would run on the caller's thread: browser/edge.js makes every
-# ...Async call reject instead. The loader napi generates beside it (index.js) is not used: Node gets the
-# native addon or the threads build.
+# ...Async call reject instead (no-threads.js). The loader napi generates beside it (index.js) is not used:
+# longstraw.js loads its Node loader (longstraw.wasip1.cjs, copied next to it here, as napi-rs's candidate is)
+# when neither the native addon nor the threads build loads, and edge.js always (`longstraw/edge`).
 NODE_WASM_EDGE_TRIPLE := wasm32-wasip1
 NODE_WASM_EDGE_GEN := $(ROOT)/build/node-wasm-edge
+NODE_WASM_EDGE_FILES := longstraw.wasip1.cjs longstraw.wasm32-wasip1.wasm
 NODE_WASM_EDGE_ENV := env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS \
   RUSTFLAGS="-C target-feature=+simd128"
 build-node-wasm-edge: node-deps ## the Node addon for wasm32-wasip1 (no threads, +simd128) and its browser/edge entry
@@ -130,6 +144,7 @@ build-node-wasm-edge: node-deps ## the Node addon for wasm32-wasip1 (no threads,
 	cd $(NODE_DIR) && $(NODE_WASM_EDGE_ENV) $(NAPI) build --platform --profile $(WASM_PROFILE) --target $(NODE_WASM_EDGE_TRIPLE) \
 	  --js index.js --dts index.d.ts -o $(NODE_WASM_EDGE_GEN)
 	@$(call WASM_SHRINK,$(NODE_WASM_EDGE_GEN)/longstraw.wasm32-wasip1.wasm,$(NODE_WASM_EDGE_GEN)/longstraw.wasm32-wasip1.wasm)
+	cd $(NODE_WASM_EDGE_GEN) && cp $(NODE_WASM_EDGE_FILES) $(NODE_DIR)/
 	cd $(NODE_DIR) && $(NODE) browser/build.mjs --edge --from $(NODE_WASM_EDGE_GEN)
 
 test-node-browser: build-node-browser build-node-wasm-edge ## the browser entries in headless Chromium: the vectors, and pages without COOP/COEP

@@ -224,10 +224,13 @@ export { BoundedLoad, Lease } from './index'
 /** The kernel new sets use: `LONGSTRAW_BACKEND` if set, else the best this CPU supports. */
 export declare function backend(): string
 /**
- * The build that loaded: `'native'` (this platform's addon) or `'wasm32-wasi'` (the WebAssembly
- * build, used when no native addon matches or when `LONGSTRAW_NODE_WASM=1` forces it).
+ * The build that loaded: `'native'` (this platform's addon), `'wasm32-wasi'` (the threaded WebAssembly
+ * build: no native addon matches, or `LONGSTRAW_NODE_WASM=1` or `threads`; in a browser, a cross-origin
+ * isolated page) or `'wasm32-wasip1'` (the WebAssembly build without threads, whose ...Async calls reject
+ * with ERR_LONGSTRAW_NO_THREADS: where the threaded one cannot start, `LONGSTRAW_NODE_WASM=edge`,
+ * `longstraw/edge`, a page that is not cross-origin isolated).
  */
-export declare const target: 'native' | 'wasm32-wasi'
+export declare const target: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 /** The placement version new sets use by default. */
 export declare const PLACEMENT: number
 /** Which binding artifact the loader loaded (see index.d.ts). */

@@ -3,13 +3,17 @@
 // generates, which `make test-node` checks is unedited) and, when no addon could be loaded, replaces
 // that loader's generic error with one that says what is wrong on this machine and how to fix it.
 //
-// Which build loads:
+// Which build loads (LONGSTRAW_NODE_WASM unset, 0 or false):
 // - the native addon of this platform (the package longstraw-<os>-<arch>[-<libc>]) when one matches;
-// - otherwise the WebAssembly build (the package longstraw-wasm32-wasi), which runs on any OS and CPU;
-// - only the WebAssembly build when LONGSTRAW_NODE_WASM=1 (or napi-rs's own NAPI_RS_FORCE_WASI=error;
-//   NAPI_RS_FORCE_WASI=true prefers it but falls back to native): a forced load that cannot find it
-//   fails instead of quietly running native.
-// `target` says which one loaded: 'native' or 'wasm32-wasi'.
+// - otherwise the threaded WebAssembly build (the package longstraw-wasm32-wasi), which runs on any OS and CPU;
+// - otherwise (not installed, or it cannot start: no SharedArrayBuffer or no worker threads) the WebAssembly
+//   build without threads (the package longstraw-wasm32-wasip1), whose ...Async calls reject with
+//   ERR_LONGSTRAW_NO_THREADS (no-threads.js).
+// LONGSTRAW_NODE_WASM forces WebAssembly, and a forced load that cannot find it fails instead of quietly
+// running native: 1 or true, either WebAssembly build (threaded first); threads, only the threaded one (as
+// napi-rs's own NAPI_RS_FORCE_WASI=error; NAPI_RS_FORCE_WASI=true prefers it but falls back to native);
+// edge, only the one without threads.
+// `target` says which one loaded: 'native', 'wasm32-wasi' or 'wasm32-wasip1'.
 
 function libcOf () {
   if (process.platform !== 'linux') return null
@@ -70,7 +74,8 @@ function noAddonError (original) {
     lines.push('  or run on a supported platform.')
   }
   lines.push(`  Prebuilt binaries: ${supported.join(', ')}.`)
-  lines.push(`  On any other platform the WebAssembly build runs: npm install ${pkg.name}-wasm32-wasi@${pkg.version}`)
+  lines.push(`  On any other platform a WebAssembly build runs: npm install ${pkg.name}-wasm32-wasi@${pkg.version}`)
+  lines.push(`  (threaded), or ${pkg.name}-wasm32-wasip1@${pkg.version} where there are no threads or SharedArrayBuffer`)
   lines.push('  (it needs Node 18 or later and is slower per call; see the README).')
   lines.push('  What each attempt reported is in error.cause.')
   const error = new Error(lines.join('\n'))
@@ -79,50 +84,82 @@ function noAddonError (original) {
   return error
 }
 
-/** Whether LONGSTRAW_NODE_WASM asks for the WebAssembly build only ('1' or 'true'; '0', 'false' or unset: no). */
-function wasmForced () {
+/** LONGSTRAW_NODE_WASM: 'auto' (unset, '', 0, false), 'wasm' (1, true), 'threads' or 'edge'. */
+function wasmMode () {
   const v = process.env.LONGSTRAW_NODE_WASM
-  if (v === undefined || v === '' || v === '0' || v === 'false') return false
-  if (v === '1' || v === 'true') return true
-  const error = new Error(`longstraw: LONGSTRAW_NODE_WASM must be 1 or 0 (true or false); got ${JSON.stringify(v)}`)
+  if (v === undefined || v === '' || v === '0' || v === 'false') return 'auto'
+  if (v === '1' || v === 'true') return 'wasm'
+  if (v === 'threads' || v === 'edge') return v
+  const error = new Error(`longstraw: LONGSTRAW_NODE_WASM must be 1 or 0 (true or false), threads or edge; got ${JSON.stringify(v)}`)
   error.code = 'ERR_LONGSTRAW_BAD_ENV'
   throw error
 }
 
-/** The load itself: index.js, with napi-rs's NAPI_RS_FORCE_WASI=error while LONGSTRAW_NODE_WASM forces wasm. */
-function load () {
-  if (!wasmForced()) return require('./index.js')
+/** The load through index.js, with napi-rs's NAPI_RS_FORCE_WASI=error when WebAssembly is forced. */
+function loadIndex (mode) {
+  if (mode === 'auto') return require('./index.js')
   const saved = process.env.NAPI_RS_FORCE_WASI
   process.env.NAPI_RS_FORCE_WASI = 'error'
   try {
     return require('./index.js')
-  } catch (err) {
-    if (err && typeof err.message === 'string' && err.message.startsWith('WASI binding not found')) {
-      const pkg = require('./package.json')
-      const error = new Error(
-        `longstraw: LONGSTRAW_NODE_WASM=1 asks for the WebAssembly build, which is not installed.\n` +
-        `  Fix: npm install ${pkg.name}-wasm32-wasi@${pkg.version}, or unset LONGSTRAW_NODE_WASM to use the native addon.\n` +
-        '  What each attempt reported is in error.cause.')
-      error.code = 'ERR_LONGSTRAW_NO_ADDON'
-      error.cause = err
-      throw error
-    }
-    throw err
   } finally {
     if (saved === undefined) delete process.env.NAPI_RS_FORCE_WASI
     else process.env.NAPI_RS_FORCE_WASI = saved
   }
 }
 
-let binding
-try {
-  binding = load()
-} catch (err) {
-  if (err && typeof err.message === 'string' && err.message.startsWith('Cannot find native binding')) {
-    throw noAddonError(err)
-  }
-  throw err
+/** The build without threads (edge.js). */
+const loadEdge = () => require('./edge.js')
+
+const notFound = (err) => err && typeof err.message === 'string' &&
+  (err.message.startsWith('Cannot find native binding') || err.message.startsWith('WASI binding not found'))
+
+/** The error a forced WebAssembly load throws when the build it asks for is missing or cannot start. */
+function noWasmError (mode, cause) {
+  const pkg = require('./package.json')
+  const which = mode === 'edge'
+    ? `the WebAssembly build without threads, which is not installed or cannot start.\n  Fix: npm install ${pkg.name}-wasm32-wasip1@${pkg.version}`
+    : mode === 'threads'
+      ? `the threaded WebAssembly build, which is not installed or cannot start (it needs SharedArrayBuffer and worker threads).\n  Fix: npm install ${pkg.name}-wasm32-wasi@${pkg.version}`
+      : `a WebAssembly build, and neither is installed and starts.\n  Fix: npm install ${pkg.name}-wasm32-wasi@${pkg.version} (threaded) or ${pkg.name}-wasm32-wasip1@${pkg.version} (no threads)`
+  const error = new Error(
+    `longstraw: LONGSTRAW_NODE_WASM=${process.env.LONGSTRAW_NODE_WASM} asks for ${which}, or unset LONGSTRAW_NODE_WASM to use the native addon.\n` +
+    '  What each attempt reported is in error.cause.')
+  error.code = 'ERR_LONGSTRAW_NO_ADDON'
+  error.cause = cause
+  return error
 }
+
+/** The error chain `first`, then `second` as the cause at its end (for error.cause). */
+function chain (first, second) {
+  let e = first
+  for (let i = 0; e && e.cause && i < 64; i++) e = e.cause
+  if (e && typeof e === 'object' && !e.cause) {
+    try { e.cause = second } catch {}
+  }
+  return first
+}
+
+function load () {
+  const mode = wasmMode()
+  if (mode === 'edge') {
+    try { return loadEdge() } catch (err) { throw noWasmError(mode, err) }
+  }
+  try {
+    return loadIndex(mode)
+  } catch (err) {
+    if (!notFound(err)) throw err
+    if (mode === 'threads') throw noWasmError(mode, err)
+    try {
+      return loadEdge()
+    } catch (edgeErr) {
+      chain(err, edgeErr)
+      throw mode === 'auto' ? noAddonError(err) : noWasmError(mode, err)
+    }
+  }
+}
+
+const binding = load()
 if (!Object.prototype.hasOwnProperty.call(binding, 'target')) {
   // 'native' or 'wasm32-wasi': the build index.js loaded (napi-rs records it as __napiBindingTarget).
   Object.defineProperty(binding, 'target', {

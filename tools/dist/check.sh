@@ -97,23 +97,25 @@ check_node() {
   ok "node: longstraw-$VERSION.tgz + longstraw-$NODE_PLATFORM-$VERSION.tgz installed; require and import pass the vectors"
 }
 
-# ---- Node in a browser: main + longstraw-wasm32-wasi bundled by esbuild, in headless Chromium ----
-# The main package's browser entry (browser.mjs) re-exports longstraw-wasm32-wasi/longstraw.browser.js, so
-# a web project installs both (npm install --cpu=wasm32 longstraw; the tarballs here, as in check_node_wasm).
-# The main package carries no .wasm. No Chromium: a failure under CI=true, else a loud skip.
+# ---- Node in a browser: main + both wasm packages bundled by esbuild, in headless Chromium ----
+# The main package's browser entry (browser.mjs) loads longstraw-wasm32-wasi/longstraw.browser.js on a cross-origin
+# isolated page and longstraw-wasm32-wasip1/longstraw.edge.js on any other, so a web project installs all three
+# (npm install --cpu=wasm32 longstraw; the tarballs here, as in check_node_wasm). The main package carries no
+# .wasm. No Chromium: a failure under CI=true, else a loud skip.
 check_node_browser() {
   local app=$WORK/node-browser/app
   mkdir -p "$app"
   (cd "$app" && npm init -y >/dev/null &&
     npm install --silent --no-audit --no-fund --omit=optional "$DIST/node/longstraw-$VERSION.tgz" &&
-    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz")
+    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz" \
+      "$DIST/node/longstraw-wasm32-wasip1-$VERSION.tgz")
   if ls "$app"/node_modules/longstraw/*.wasm 2>/dev/null; then
-    echo "dist-check: the main package carries a .wasm (it belongs in longstraw-wasm32-wasi only)" >&2; exit 1
+    echo "dist-check: the main package carries a .wasm (it belongs in the wasm32 packages only)" >&2; exit 1
   fi
   local status=0
   node "$ROOT/tools/dist/node-browser-check.mjs" "$ROOT" "$app" "$VECTORS" || status=$?
   case $status in
-    0) ok "node-browser: longstraw-$VERSION.tgz + longstraw-wasm32-wasi-$VERSION.tgz bundled by esbuild pass the vectors in headless Chromium" ;;
+    0) ok "node-browser: longstraw-$VERSION.tgz + longstraw-wasm32-wasi-$VERSION.tgz + longstraw-wasm32-wasip1-$VERSION.tgz bundled by esbuild pass the vectors in headless Chromium, isolated page and not" ;;
     77) echo "dist-check: SKIPPED: node-browser (no Chromium; see above)" ;;
     *) exit "$status" ;;
   esac
@@ -125,12 +127,15 @@ check_node_browser() {
 # unforced (LONGSTRAW_NODE_WASM unset). npm installs a cpu "wasm32" package only when asked: from the
 # registry as an optional dependency with --cpu=wasm32 (as napi-rs documents for its WASI packages); a
 # tarball named on the command line is checked against this machine's cpu, so it needs --force here.
+# Then the same where the threaded build cannot start (SharedArrayBuffer removed before the load): the
+# loader falls back to longstraw-wasm32-wasip1, whose async calls reject.
 check_node_wasm() {
   local app=$WORK/node-wasm/app
   mkdir -p "$app/test"
   (cd "$app" && npm init -y >/dev/null &&
     npm install --silent --no-audit --no-fund --omit=optional "$DIST/node/longstraw-$VERSION.tgz" &&
-    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz")
+    npm install --silent --no-audit --no-fund --omit=optional --force "$DIST/node/longstraw-wasm32-wasi-$VERSION.tgz" \
+      "$DIST/node/longstraw-wasm32-wasip1-$VERSION.tgz")
   if ls -d "$app"/node_modules/longstraw-linux-* 2>/dev/null; then
     echo "dist-check: a native package was installed next to the wasm one" >&2; exit 1
   fi
@@ -146,6 +151,18 @@ check_node_wasm() {
   (cd "$app" && env -u LONGSTRAW_NODE_WASM -u NAPI_RS_FORCE_WASI LONGSTRAW_VECTORS="$VECTORS/placement-v1.json" \
     LONGSTRAW_VECTORS_DIR="$VECTORS" NODE_OPTIONS=--disable-warning=ExperimentalWarning node --test test/)
   ok "node-wasm: longstraw-$VERSION.tgz + longstraw-wasm32-wasi-$VERSION.tgz without a native package; the fallback passes the vectors"
+  echo "dist-check: longstraw.wasm32-wasip1.wasm is $(stat -c %s "$app/node_modules/longstraw-wasm32-wasip1/longstraw.wasm32-wasip1.wasm") bytes"
+  (cd "$app" && env -u LONGSTRAW_NODE_WASM -u NAPI_RS_FORCE_WASI node --no-warnings -e "
+    delete globalThis.SharedArrayBuffer
+    const l = require('longstraw')
+    if (l.target !== 'wasm32-wasip1') throw new Error('without SharedArrayBuffer loaded ' + l.target + ', not the wasm package without threads')
+    const r = new l.Rendezvous(['cache-a', 'cache-b', 'cache-c'])
+    if (r.owner('user:42') !== 'cache-c') throw new Error('user:42 -> ' + r.owner('user:42') + ', the README says cache-c')
+    l.Rendezvous.tableAsync(['a'], { bits: 4 }).then(() => { console.error('tableAsync resolved'); process.exit(1) }, (e) => {
+      if (e.code !== 'ERR_LONGSTRAW_NO_THREADS') { console.error(e); process.exit(1) }
+      console.log('dist-check: without SharedArrayBuffer longstraw loaded ' + l.target + ', backend ' + l.backend() + ', tableAsync ' + e.code)
+    })")
+  ok "node-wasm: without SharedArrayBuffer the loader falls back to longstraw-wasm32-wasip1-$VERSION.tgz"
 }
 
 # ---- C: the tarball, through pkg-config (shared and static) and CMake find_package ----

@@ -53,20 +53,24 @@ published.files = [...main.files, ...licenseFiles]
 writeJson(path.join(dir, 'package.json'), published)
 for (const f of [...main.files, 'README.md']) copy(path.join(nodeDir, f), dir)
 for (const f of licenses) copy(f, dir)
-// The browser entry re-exports a file of a platform package (the wasm one ships the browser bundles beside
-// its .wasm): each package it names must be staged here with that file in its "files", or the "browser"
-// field points at nothing in the published packages.
-if (published.browser) {
-  const text = fs.readFileSync(path.join(dir, published.browser), 'utf8')
-  const named = [...text.matchAll(/\bfrom\s+'([^'.][^']*)'/g)].map((m) => m[1])
-  if (named.length === 0) fail(`${published.browser} imports no package`)
-  for (const spec of named) {
+// The browser entries (browser.mjs, edge.mjs, threads.mjs) load files of the WebAssembly packages (which
+// ship the browser bundles beside their .wasm): each package one of them names must be staged here with that
+// file in its "files", or the entry points at nothing in the published packages.
+const entries = published.files.filter((f) => f.endsWith('.mjs'))
+const named = new Set()
+for (const entry of entries) {
+  const text = fs.readFileSync(path.join(dir, entry), 'utf8')
+  for (const m of text.matchAll(/\b(?:from\s+|import\(\s*)'([^'.][^']*)'/g)) {
+    const spec = m[1]
+    if (spec.startsWith('node:')) continue
     const [name, ...rest] = spec.split('/')
     const file = rest.join('/')
     const staged = path.join(stageDir, name, 'package.json')
-    if (!fs.existsSync(staged)) fail(`${published.browser} imports ${spec}, but ${name} is not staged`)
-    if (!readJson(staged).files.includes(file) || !fs.existsSync(path.join(stageDir, name, file))) fail(`${published.browser} imports ${spec}, which ${name} does not ship`)
+    if (!fs.existsSync(staged)) fail(`${entry} imports ${spec}, but ${name} is not staged`)
+    if (!readJson(staged).files.includes(file) || !fs.existsSync(path.join(stageDir, name, file))) fail(`${entry} imports ${spec}, which ${name} does not ship`)
+    named.add(spec)
   }
-  console.log(`stage-node: ${main.name}'s browser entry ${published.browser} re-exports ${[...new Set(named)].join(', ')}`)
 }
+if (published.browser && ![...named].length) fail(`${published.browser} imports no package`)
+console.log(`stage-node: ${main.name}'s browser entries load ${[...named].join(', ')}`)
 console.log(`stage-node: ${main.name}@${version} with ${Object.keys(optionalDependencies).join(', ')}`)

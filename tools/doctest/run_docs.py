@@ -4,9 +4,9 @@
 The rules (also in tools/doctest/README.md):
 
 * A block's info string picks its runner: ``python``; ``js`` (CommonJS) or ``js esm`` (an ES module);
-  ``js browser`` (an ES module run on a cross-origin isolated page in headless Chromium, where
-  ``longstraw`` is the Node package's browser entry: bindings/node/test-browser/run.mjs; without Chromium
-  the blocks are SKIPPED, listed, and with CI=true they fail); ``go``; ``c``; ``rust`` (run by rustdoc:
+  ``js browser`` (an ES module run in headless Chromium on a cross-origin isolated page and on one that is
+  not, where ``longstraw`` is the Node package's browser entry: bindings/node/test-browser/run.mjs; without
+  Chromium the blocks are SKIPPED, listed, and with CI=true they fail); ``go``; ``c``; ``rust`` (run by rustdoc:
   the file must be pulled into a crate with ``include_str!``, which this runner checks). ``text`` is prose laid out as a block (file trees,
   formulas, recorded output); it is counted, not run.
 * Any block can say ``not-run`` in its info string (```` ```sh not-run ````); it is counted and listed, never

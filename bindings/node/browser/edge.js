@@ -2,72 +2,15 @@
 // without threads (wasm32-wasip1, simd128), with the same exports as the browser entry. It needs no
 // SharedArrayBuffer: its memory is an ordinary WebAssembly.Memory and it starts no Web Workers. make
 // build-node-wasm-edge bundles it with esbuild into dist-edge/longstraw.edge.js, with the napi-rs runtime
-// inlined, beside dist-edge/longstraw.wasm32-wasip1.wasm, which it finds relative to its own URL.
+// inlined, beside dist-edge/longstraw.wasm32-wasip1.wasm, which it finds relative to its own URL. The package
+// longstraw-wasm32-wasip1 ships the two; the main package's browser.mjs picks them on a page that is not
+// cross-origin isolated, and its `longstraw/edge` export names them.
 //
-// Every call whose name ends in Async (Rendezvous.tableAsync, Rendezvous.loadAsync, ownersAsync,
-// ownerIndicesAsync, ...) runs on a thread pool in the other builds. This build has no threads, so each
-// one returns a promise rejected with ERR_LONGSTRAW_NO_THREADS that names its synchronous twin, rather than
-// doing the work on the caller's own thread behind a promise (which would block the page or the worker for
-// as long as an async call exists to avoid).
+// Every call whose name ends in Async rejects with ERR_LONGSTRAW_NO_THREADS (../no-threads.js).
 import binding from '../longstraw.wasip1-browser.js'
+import { edgeExports } from '../no-threads.js'
 
-const TARGET = 'wasm32-wasip1'
-if (!Object.prototype.hasOwnProperty.call(binding, 'target')) {
-  // What the Node entry calls `target`: here always the WebAssembly build without threads.
-  Object.defineProperty(binding, 'target', { value: TARGET, enumerable: true })
-}
-
-function noThreads (prefix, name, sync) {
-  const twin = typeof sync === 'function'
-    ? ` Call ${prefix}${name.slice(0, -'Async'.length)} instead: the same result, computed on this thread.`
-    : ''
-  return function () {
-    const error = new Error(
-      `longstraw: ${prefix}${name} needs threads, and this build has none: it is the WebAssembly build ` +
-      `without threads (${TARGET}), for pages that are not cross-origin isolated and for edge workers.${twin} ` +
-      'The threaded build (the browser entry) runs it on Web Workers, on a cross-origin isolated page.')
-    error.code = 'ERR_LONGSTRAW_NO_THREADS'
-    return Promise.reject(error)
-  }
-}
-
-// Prototype methods are replaced in place. Static ones (Rendezvous.tableAsync, .loadAsync) are read-only on the
-// class napi-rs makes, so the entry exports a stand-in for such a class: constructing it constructs the real
-// class, its prototype is the real prototype (so instanceof and every method agree with the instances the
-// static factories return), and it carries every other static method unchanged.
-function withoutThreads (className, cls) {
-  const proto = cls.prototype
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const d = Object.getOwnPropertyDescriptor(proto, name)
-    if (!name.endsWith('Async') || typeof d.value !== 'function') continue
-    const sync = proto[name.slice(0, -'Async'.length)]
-    Object.defineProperty(proto, name, { ...d, value: noThreads(`${className}.prototype.`, name, sync) })
-  }
-  const statics = Object.getOwnPropertyNames(cls).filter((n) => n.endsWith('Async') && typeof cls[n] === 'function')
-  if (statics.length === 0) return cls
-  const Class = function (...args) {
-    if (new.target === undefined) throw new TypeError(`Class constructor ${className} cannot be invoked without 'new'`)
-    return Reflect.construct(cls, args, new.target === Class ? cls : new.target)
-  }
-  for (const name of Object.getOwnPropertyNames(cls)) {
-    if (name === 'prototype' || name === 'length' || name === 'arguments' || name === 'caller') continue
-    const d = Object.getOwnPropertyDescriptor(cls, name)
-    const value = statics.includes(name) ? noThreads(`${className}.`, name, cls[name.slice(0, -'Async'.length)]) : d.value
-    Object.defineProperty(Class, name, 'value' in d ? { ...d, value, configurable: true } : { ...d, configurable: true })
-  }
-  Object.defineProperty(Class, 'prototype', { value: proto, writable: false, enumerable: false, configurable: false })
-  // So that instance.constructor.tableAsync is the rejecting one too.
-  Object.defineProperty(proto, 'constructor', { ...Object.getOwnPropertyDescriptor(proto, 'constructor'), value: Class })
-  return Class
-}
-
-const lib = {}
-for (const name of Object.getOwnPropertyNames(binding)) {
-  const value = binding[name]
-  lib[name] = typeof value === 'function' && typeof value.prototype === 'object' && /^[A-Z]/.test(name)
-    ? withoutThreads(name, value)
-    : value
-}
+const lib = edgeExports(binding)
 
 export const { Rendezvous, Snapshot, backend, PLACEMENT, target } = lib
 export const { BoundedLoad, Lease } = lib

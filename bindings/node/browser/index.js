@@ -1,5 +1,6 @@
-// The browser entry (package.json "browser" and the "browser" export condition): the WebAssembly build
-// (wasm32-wasip1-threads, simd128), with the same exports as the Node entry. make build-node-browser bundles
+// The threaded browser build (the package's browser entry, browser.mjs, loads it on a cross-origin isolated
+// page; `longstraw/threads` on any): the WebAssembly build (wasm32-wasip1-threads, simd128), with the same
+// exports as the Node entry. make build-node-browser bundles
 // it with esbuild into dist/longstraw.js, with the napi-rs runtime inlined, so that a page can import it
 // without a bundler or an import map; dist/wasi-worker-browser.mjs (the thread pool's worker, bundled the same
 // way) and dist/longstraw.wasm32-wasi.wasm sit beside it and are found relative to it.

@@ -1,9 +1,10 @@
 // The module the browser test's page WITHOUT cross-origin isolation imports (run.mjs serves it under /plain/,
-// with an import map that points `longstraw/edge` at browser/dist-edge/longstraw.edge.js): the build without
-// threads. The vector checks of vectors-check.mjs without the async calls, then every ...Async call, which
-// must reject with ERR_LONGSTRAW_NO_THREADS and name its synchronous twin. Its `result` is what run.mjs
-// compares with the counts in the vector files.
-import * as longstraw from 'longstraw/edge'
+// with an import map that points `longstraw` at the package's browser entry, which must pick the build without
+// threads here: browser/dist-edge/longstraw.edge.js). The vector checks of vectors-check.mjs without the async
+// calls, then every ...Async call, which must reject with ERR_LONGSTRAW_NO_THREADS and name its synchronous
+// twin, then the same in a module Web Worker. Its `result` is what run.mjs compares with the counts in the
+// vector files.
+import * as longstraw from 'longstraw'
 import { checkKeyed, checkMembershipText, checkPlacement } from './vectors-check.mjs'
 
 const vectors = async (name) => {
@@ -65,9 +66,9 @@ async function checkNoThreads (lib) {
   return { rejected: Object.keys(calls).length, message: first }
 }
 
-/** The same entry in a module Web Worker (worker-edge.mjs): keyed-v1 and a rejected tableAsync. */
+/** `longstraw` in a module Web Worker (worker-edge.mjs, bundled by run.mjs): keyed-v1 and a rejected tableAsync. */
 async function checkWorker () {
-  const worker = new Worker(new URL('./worker-edge.mjs', import.meta.url), { type: 'module' })
+  const worker = new Worker(new URL('../../../build/node-browser-test/worker-edge.js', import.meta.url), { type: 'module' })
   try {
     const message = await new Promise((resolve, reject) => {
       worker.onmessage = (e) => resolve(e.data)

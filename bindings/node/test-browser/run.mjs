@@ -3,25 +3,32 @@
 //   /isolated/...  with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp,
 //                  so the page is cross-origin isolated and has SharedArrayBuffer;
 //   /plain/...     without them.
-// Each page maps the bare specifier `longstraw` (an import map) to the file package.json's "browser" export
-// names (and `longstraw-wasm32-wasi/`, which that file re-exports, to browser/dist/), and imports one module;
-// the module's exported `result`, or what it threw, is the page's outcome. The server, the page and the
-// launcher are harness.mjs's (shared with make dist-check's check of the published packages).
+// Each page maps the bare specifiers `longstraw`, `longstraw/edge` and `longstraw/threads` (an import map) to
+// the files package.json's "browser" export conditions name (and `longstraw-wasm32-wasi/` and
+// `longstraw-wasm32-wasip1/`, which those files load, to browser/dist/ and browser/dist-edge/), and imports one
+// module; the module's exported `result`, or what it threw, is the page's outcome. The server, the page and
+// the launcher are harness.mjs's (shared with make dist-check's check of the published packages).
 //
 //   node test-browser/run.mjs               make test-node-browser: page.mjs (the vectors) on an isolated
-//                                           page, then the same entry on a page that is not isolated, which
-//                                           must fail with ERR_LONGSTRAW_NOT_ISOLATED rather than hang, then
-//                                           page-edge.mjs on that page: the entry without threads
-//                                           (`longstraw/edge` -> browser/dist-edge/longstraw.edge.js, make
-//                                           build-node-wasm-edge), the vectors, and its async calls rejected
-//   node test-browser/run.mjs --module F    the ES module F on an isolated page (the docs runner's
-//                                           ```js browser blocks); exit 0 when it ran, 1 when it threw
+//                                           page, where `longstraw` must pick the threaded build; then
+//                                           page-edge.mjs on a page that is not isolated, where the same
+//                                           `longstraw` must pick the build without threads (make
+//                                           build-node-wasm-edge): the vectors, its async calls rejected, and
+//                                           `longstraw` bundled by esbuild in a module Web Worker
+//                                           (worker-edge.mjs); then `longstraw/threads` on that page, which
+//                                           must fail with ERR_LONGSTRAW_NOT_ISOLATED rather than hang, and
+//                                           `longstraw/edge` on the isolated page, which must load the build
+//                                           without threads anyway
+//   node test-browser/run.mjs --module F    the ES module F on an isolated page and on a page that is not
+//                                           (the docs runner's ```js browser blocks); exit 0 when it ran on
+//                                           both, 1 when it threw
 //
 // No Chromium (LONGSTRAW_CHROMIUM, or chromium / chromium-browser on PATH): with CI=true a failure, else a
 // loud skip (exit 0; with --module, exit 77 so the docs runner lists the block as SKIPPED).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 import { SKIP, chromiumOrExit, launch, runPage as run, startServer } from './harness.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
@@ -49,6 +56,8 @@ if (typeof browserEntry !== 'string' || pkg.browser !== browserEntry) {
   process.exit(1)
 }
 const entryFile = path.join(PKG, browserEntry)
+const edgeFile = path.join(PKG, pkg.exports['./edge'].browser)
+const threadsFile = path.join(PKG, pkg.exports['./threads'].browser)
 const DIST = path.join(PKG, 'browser', 'dist')
 const DIST_EDGE = path.join(PKG, 'browser', 'dist-edge')
 const edgeEntry = path.join(DIST_EDGE, 'longstraw.edge.js')
@@ -61,18 +70,46 @@ for (const [f, make] of [[entryFile, 'build-node-browser'], [path.join(DIST, 'lo
 }
 const urlOf = (mode, file) => `/${mode}/${path.relative(ROOT, file).split(path.sep).join('/')}`
 
-// Only these folders are served (and the entry, and the --module file).
-const SERVED = [DIST, DIST_EDGE, HERE, path.join(ROOT, 'tests', 'vectors')]
+// Import maps do not reach workers: the worker module is bundled by esbuild, with `longstraw` resolved as a
+// bundler resolves it in an installed project (the "browser" entry, then the two WebAssembly packages'
+// bundles), into build/node-browser-test/, beside copies of both .wasm files, which the bundle finds by URL.
+const WORKER_DIR = path.join(ROOT, 'build', 'node-browser-test')
+fs.rmSync(WORKER_DIR, { recursive: true, force: true })
+fs.mkdirSync(WORKER_DIR, { recursive: true })
+const { build } = createRequire(import.meta.url)('esbuild')
+await build({
+  entryPoints: [path.join(HERE, 'worker-edge.mjs')], outfile: path.join(WORKER_DIR, 'worker-edge.js'),
+  bundle: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'warning',
+  plugins: [{
+    name: 'longstraw-packages',
+    setup (b) {
+      b.onResolve({ filter: /^longstraw$/ }, () => ({ path: entryFile }))
+      b.onResolve({ filter: /^longstraw-wasm32-wasip?1?\// }, (a) => {
+        const [name, file] = a.path.split('/')
+        return { path: path.join(name === 'longstraw-wasm32-wasi' ? DIST : DIST_EDGE, file) }
+      })
+    }
+  }]
+})
+for (const f of [path.join(DIST, 'longstraw.wasm32-wasi.wasm'), path.join(DIST_EDGE, 'longstraw.wasm32-wasip1.wasm')]) {
+  fs.copyFileSync(f, path.join(WORKER_DIR, path.basename(f)))
+}
+
+// Only these folders are served (and the entries, and the --module file).
+const SERVED = [DIST, DIST_EDGE, HERE, WORKER_DIR, path.join(ROOT, 'tests', 'vectors')]
+const ENTRIES = [entryFile, edgeFile, threadsFile]
 const server = await startServer({
   importMap: (mode) => ({
     longstraw: urlOf(mode, entryFile),
+    'longstraw/edge': urlOf(mode, edgeFile),
+    'longstraw/threads': urlOf(mode, threadsFile),
     'longstraw-wasm32-wasi/': urlOf(mode, DIST) + '/',
-    'longstraw/edge': urlOf(mode, edgeEntry)
+    'longstraw-wasm32-wasip1/': urlOf(mode, DIST_EDGE) + '/'
   }),
   fileFor: (p) => {
     if (moduleArg && p === '/__module.mjs') return moduleArg
     const file = path.resolve(ROOT, '.' + p)
-    return file === entryFile || SERVED.some((dir) => file.startsWith(dir + path.sep)) ? file : null
+    return ENTRIES.includes(file) || SERVED.some((dir) => file.startsWith(dir + path.sep)) ? file : null
   }
 })
 const browser = await launch(chromiumPath)
@@ -88,9 +125,11 @@ const started = Date.now()
 try {
   console.log(`node-browser: ${await browser.version()} (${chromiumPath}), entry ${browserEntry}`)
   if (moduleArg) {
-    const outcome = await runPage('isolated', '/isolated/__module.mjs', PAGE_TIMEOUT_MS)
-    if (!outcome.ok) problem(`${path.relative(process.cwd(), moduleArg)} threw on an isolated page`, outcome)
-    else for (const line of outcome.log) console.log(`  ${line}`)
+    for (const mode of ['isolated', 'plain']) {
+      const outcome = await runPage(mode, `/${mode}/__module.mjs`, PAGE_TIMEOUT_MS)
+      if (!outcome.ok) problem(`${path.relative(process.cwd(), moduleArg)} threw on ${mode === 'isolated' ? 'an isolated page' : 'a page that is not isolated'}`, outcome)
+      else for (const line of outcome.log) console.log(`  ${mode}: ${line}`)
+    }
   } else {
     // Expected counts: straight from the vector files.
     const count = (name) => {
@@ -116,18 +155,12 @@ try {
       }
       if (bad.length) problem('the isolated page', { error: bad.join('; '), log: outcome.log })
     }
-    const plain = await runPage('plain', urlOf('plain', path.join(HERE, 'page.mjs')), NOT_ISOLATED_TIMEOUT_MS)
-    if (plain.ok || plain.code !== 'ERR_LONGSTRAW_NOT_ISOLATED' || plain.isolated !== false) {
-      problem('a page that is not cross-origin isolated must fail with ERR_LONGSTRAW_NOT_ISOLATED', plain)
-    } else {
-      console.log(`node-browser: page without COOP/COEP: ${plain.code}: ${plain.error.split('\n')[0]}`)
-    }
     const edge = await runPage('plain', urlOf('plain', path.join(HERE, 'page-edge.mjs')), PAGE_TIMEOUT_MS)
     if (!edge.ok) {
-      problem('the entry without threads on a page that is not cross-origin isolated', edge)
+      problem('`longstraw` on a page that is not cross-origin isolated (the build without threads)', edge)
     } else {
       const r = edge.result
-      console.log(`node-browser: page without COOP/COEP, entry without threads: target ${r.target}, backend ${r.backend}; ` +
+      console.log(`node-browser: page without COOP/COEP, \`longstraw\` picked: target ${r.target}, backend ${r.backend}; ` +
         `placement-v1 ${r.placement.cases} cases / ${r.placement.keys} keys, keyed-v1 ${r.keyed.cases} cases / ${r.keyed.keys} keys, ` +
         `membership from a string and bytes ${r.membershipText.cases} cases / ${r.membershipText.keys} keys; ` +
         `${r.noThreads.rejected} async calls rejected: ${r.noThreads.message.split(':').slice(0, 2).join(':')}; ` +
@@ -143,6 +176,20 @@ try {
         if (JSON.stringify(r[k]) !== JSON.stringify(want[k])) bad.push(`${k}: checked ${JSON.stringify(r[k])}, the file has ${JSON.stringify(want[k])}`)
       }
       if (bad.length) problem('the entry without threads', { error: bad.join('; '), log: edge.log })
+    }
+    // Forced: `longstraw/threads` on the page that is not isolated fails saying why, rather than hang.
+    const threads = await runPage('plain', urlOf('plain', path.join(HERE, 'page-threads.mjs')), NOT_ISOLATED_TIMEOUT_MS)
+    if (threads.ok || threads.code !== 'ERR_LONGSTRAW_NOT_ISOLATED' || threads.isolated !== false) {
+      problem('`longstraw/threads` on a page that is not cross-origin isolated must fail with ERR_LONGSTRAW_NOT_ISOLATED', threads)
+    } else {
+      console.log(`node-browser: page without COOP/COEP, \`longstraw/threads\`: ${threads.code}: ${threads.error.split('\n')[0]}`)
+    }
+    // Forced: `longstraw/edge` on the isolated page loads the build without threads anyway.
+    const forced = await runPage('isolated', urlOf('isolated', path.join(HERE, 'page-forced-edge.mjs')), PAGE_TIMEOUT_MS)
+    if (!forced.ok || forced.isolated !== true || forced.result.target !== 'wasm32-wasip1' || forced.result.asyncCode !== 'ERR_LONGSTRAW_NO_THREADS') {
+      problem('`longstraw/edge` on a cross-origin isolated page must load the build without threads', forced)
+    } else {
+      console.log(`node-browser: isolated page, \`longstraw/edge\`: target ${forced.result.target}, tableAsync ${forced.result.asyncCode}`)
     }
   }
 } finally {

@@ -31,7 +31,7 @@ catch (e) { console.log(JSON.stringify({ message: e.message, code: e.code, cause
 }
 
 test('the supported platforms are the per-platform packages in npm/', () => {
-  assert.deepEqual(fs.readdirSync(path.join(PKG, 'npm')).sort(), [...SUPPORTED, 'wasm32-wasi'].sort())
+  assert.deepEqual(fs.readdirSync(path.join(PKG, 'npm')).sort(), [...SUPPORTED, 'wasm32-wasi', 'wasm32-wasip1'].sort())
 })
 
 test('the platform package is not installed: say so, and how to install it', { skip: process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch) }, () => {
