@@ -59,7 +59,7 @@ for (const f of licenses) copy(f, dir)
 const entries = published.files.filter((f) => f.endsWith('.mjs'))
 const named = new Set()
 for (const entry of entries) {
-  const text = fs.readFileSync(path.join(dir, entry), 'utf8')
+  const text = fs.readFileSync(path.join(dir, entry), 'utf8').replace(/^\s*\/\/.*$/gm, '')
   for (const m of text.matchAll(/\b(?:from\s+|import\(\s*)'([^'.][^']*)'/g)) {
     const spec = m[1]
     if (spec.startsWith('node:')) continue

@@ -46,8 +46,9 @@ for (const f of [LOADER, NAPI_WORKER, WASM].filter(Boolean)) {
   }
 }
 const outputs = [ENTRY, WORKER].filter(Boolean)
-// Its own folder is emptied first; napi's output folder only loses what an earlier run wrote.
-if (path.resolve(from) !== out) fs.rmSync(out, { recursive: true, force: true })
+// Its own folder (no OUTDIR given) is emptied first; a folder given as OUTDIR (napi's output folder, where make
+// dist puts both builds' files) only loses what an earlier run wrote.
+if (!args[0]) fs.rmSync(out, { recursive: true, force: true })
 fs.mkdirSync(out, { recursive: true })
 for (const f of outputs) fs.rmSync(path.join(out, f), { force: true })
 
