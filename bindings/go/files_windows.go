@@ -24,8 +24,9 @@ const shareWait = 5 * time.Second
 // the file at that moment makes the rename fail with ERROR_ACCESS_DENIED or
 // ERROR_SHARING_VIOLATION. Such a reader closes the file soon, so the rename
 // is retried, with growing waits, for up to shareWait; after that the
-// error is returned. A read-only target (which Windows never replaces) fails
-// at once.
+// error is returned. A read-only target, which Windows does not replace
+// (ERROR_ACCESS_DENIED that no wait cures), fails at once; wine does replace
+// one, so the tests under wine do not reach that branch.
 func replaceFile(oldpath, newpath string) error {
 	deadline := time.Now().Add(shareWait)
 	wait := time.Millisecond

@@ -13,8 +13,8 @@ import (
 // t.TempDir's own removal, which then finds nothing left to do).
 //
 // The reason is wine, under which make test-go-wasm-cross runs the Windows
-// test binary: since Go 1.25, os.RemoveAll on Windows deletes through
-// NtSetInformationFile(FileDispositionInformationEx), which Windows 10 1809
+// test binary: Go's os.RemoveAll on Windows (Go 1.26 here) deletes through
+// NtSetInformationFile(FileDispositionInformationEx), which Windows 10 1607
 // and later have but Debian bookworm's wine 8.0 does not ("Unsupported class
 // (64)", reported as "Invalid function"), so every t.TempDir cleanup would
 // fail the test there. os.Remove (DeleteFile, RemoveDirectory) works on both.
