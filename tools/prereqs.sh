@@ -34,8 +34,12 @@ done
 #                                        no browser (make test-node-browser, the docs runner's js browser blocks)
 #   binaryen                             wasm-opt, which shrinks the WebAssembly builds (make wasm-lib,
 #                                        make build-node-wasm, make dist); without it they build unoptimised
+#   wine64 gcc-mingw-w64-x86-64          the Go package's Windows test binaries under wine (make
+#                                        test-go-wasm-cross); MinGW builds the test-only bcryptprimitives.dll
+#                                        that Go's runtime needs there (tools/wine/bcryptprimitives.c)
 debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
-  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium binaryen)
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium binaryen
+  wine64 gcc-mingw-w64-x86-64)
 # make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
 cross_debs=(musl-tools dpkg-dev)
 # Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);

@@ -524,7 +524,7 @@ func loadBytesHandle(data []byte) (*handle, result, string) { return create(load
 // (longstraw_wasm_load_file_bytes: messages name the path, a relative
 // secret.file is relative to its folder).
 func loadFileHandle(path string) (*handle, result, string) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -758,7 +758,7 @@ func writeAtomically(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := replaceFile(name, path); err != nil {
 		return err
 	}
 	ok = true

@@ -99,7 +99,7 @@ func TestAccessorsRacingChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := tempDir(t)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, s := range []interface {

@@ -53,7 +53,7 @@ func TestNilAndZeroSetsSaveAndClose(t *testing.T) {
 		if s.IsKeyed() {
 			t.Errorf("%s: IsKeyed true", name)
 		}
-		if err := s.Save(t.TempDir() + "/x.toml"); !errors.Is(err, ErrInvalidArgument) {
+		if err := s.Save(tempDir(t) + "/x.toml"); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s: Save: %v", name, err)
 		}
 		if err := s.Close(); !errors.Is(err, ErrInvalidArgument) {

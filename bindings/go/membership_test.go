@@ -136,7 +136,7 @@ func TestMembershipFixtures(t *testing.T) {
 }
 
 func TestMembershipErrorsAndSave(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	bad := filepath.Join(dir, "bad.toml")
 	os.WriteFile(bad, []byte("[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"a\"\n"), 0o644)
 	_, err := Load(bad)
