@@ -61,12 +61,18 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
             }
             // The lane race proves the owner unless two nodes nearly tie.
             // (A match, not a closure: closures would not inherit the target features.)
-            Shape::Weighted => match owner_by_class::<V>(table, key_hash) {
+            // With weight classes, their lane bests race (bounds only), and
+            // near-ties go to the class leaders' exact race.
+            Shape::Weighted if has_full_classes::<V>(table) => match super::class_race::owner::<V>(table, key_hash) {
                 Some(owner) => Some(owner),
-                None => match super::lane_race::owner::<V>(table, key_hash) {
+                None => match owner_by_class::<V>(table, key_hash) {
                     Some(owner) => Some(owner),
                     None => owner_weighted::<V>(table, key_hash),
                 },
+            },
+            Shape::Weighted => match super::lane_race::owner::<V>(table, key_hash) {
+                Some(owner) => Some(owner),
+                None => owner_weighted::<V>(table, key_hash),
             },
         }
     }
@@ -91,6 +97,16 @@ pub(crate) unsafe fn top_k<V: Vector>(table: &TableColumns<'_>, key_hash: u64, o
             Shape::Weighted => oracle::top_k(table, key_hash, out),
         }
     }
+}
+
+/// Whether the table has weight classes that hold two vectors of nodes
+/// each on average: smaller classes cost more in per-class work than the
+/// lane race spends on the whole table.
+#[inline(always)]
+fn has_full_classes<V: Vector>(table: &TableColumns<'_>) -> bool {
+    table
+        .classes
+        .is_some_and(|c| c.hashes.len() >= c.count() * 2 * V::LANES)
 }
 
 /// The owner of every key in `keys` (`u32::MAX` where none is eligible).
@@ -259,9 +275,6 @@ unsafe fn owner_by_class<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> 
     if best == usize::MAX || seen != table.eligible() {
         return None;
     }
-    // A leader whose lower bound exceeds the smallest upper bound has a
-    // strictly smaller weighted score than that leader's: it loses.
-    let near = lo[..count].iter().filter(|&&l| l <= hi_min).count();
     let member = |c: usize| {
         classes
             .members
@@ -269,10 +282,32 @@ unsafe fn owner_by_class<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -> 
             .copied()
             .filter(|&m| (m as usize) < table.hashes.len())
     };
-    if near == 1 {
+    // A leader whose lower bound exceeds the smallest upper bound has a
+    // strictly smaller weighted score than that leader's: it loses.
+    if lo[..count].iter().filter(|&&l| l <= hi_min).count() == 1 {
         return member(best);
     }
-    // Near-tie: the exact standings of the leaders that may win.
+    // Near: the float `ln` intervals (relative width about 2^-34) of the
+    // leaders still in the race; a leader out of it gets an infinite bound.
+    let quick_min = hi_min;
+    hi_min = f64::INFINITY;
+    for c in 0..count {
+        if lo[c] > quick_min {
+            lo[c] = f64::INFINITY;
+            continue;
+        }
+        let (_, _, weight, _) = classes.class(c)?;
+        let (l, h) = interval(score[c], weight);
+        lo[c] = l;
+        if h < hi_min {
+            hi_min = h;
+            best = c;
+        }
+    }
+    if lo[..count].iter().filter(|&&l| l <= hi_min).count() == 1 {
+        return member(best);
+    }
+    // Still near: the exact standings of the leaders that may win.
     let mut winner: Option<Ranked> = None;
     for c in 0..count {
         if lo[c] > hi_min {
