@@ -27,7 +27,7 @@ for backend in avx2 sse2; do
     echo
     echo "| n | plain | weighted4 before | weighted4 after | weighted4 after - plain | distinct before | distinct after |"
     echo "|---|---|---|---|---|---|---|"
-    for n in 8 64 256; do
+    for n in 8 64 512; do
         p=$(per_lookup "$target/release/count" "$backend" plain "$n")
         w4b=$(per_lookup "$base_count" "$backend" weighted4 "$n")
         w4a=$(per_lookup "$target/release/count" "$backend" weighted4 "$n")

@@ -4,7 +4,9 @@
 #[cfg(doctest)]
 mod readme_doctests;
 
-use longstraw::{node_hash, Backend, BackendKind, NodeTable};
+use longstraw::{
+    class_layout_len, group_by_weight, node_hash, Backend, BackendKind, ClassHeader, NodeTable, WeightClasses,
+};
 
 /// Table sizes every benchmark runs.
 pub const SIZES: [usize; 5] = [8, 64, 512, 4096, 32768];
@@ -39,26 +41,44 @@ pub struct Nodes {
     pub hashes: Vec<u64>,
     /// Weights (`None` for [`Layout::Plain`]).
     pub weights: Option<Vec<f64>>,
+    /// The eligible nodes grouped by weight, as a snapshot of `longstraw-set`
+    /// keeps them (at most `MAX_WEIGHT_CLASSES` distinct weights).
+    pub classes: Option<(Vec<u64>, Vec<u32>, ClassHeader)>,
 }
 
 impl Nodes {
     /// `n` nodes with the given weight layout.
     pub fn new(n: usize, layout: Layout) -> Nodes {
         let ids: Vec<String> = (0..n).map(|i| format!("node-{i}")).collect();
-        let hashes = ids.iter().map(|id| node_hash(id.as_bytes(), 0)).collect();
+        let hashes: Vec<u64> = ids.iter().map(|id| node_hash(id.as_bytes(), 0)).collect();
         let weights = match layout {
             Layout::Plain => None,
             Layout::FourClasses => Some((0..n).map(|i| (i % 4 + 1) as f64).collect()),
             Layout::AllDistinct => Some((0..n).map(|i| 1.0 + i as f64 / n as f64).collect()),
         };
-        Nodes { ids, hashes, weights }
+        let classes = weights.as_deref().and_then(|w: &[f64]| {
+            let len = class_layout_len(w)?;
+            let (mut h, mut m) = (vec![0; len], vec![0; len]);
+            let header = group_by_weight(&hashes, w, &mut h, &mut m)?;
+            Some((h, m, header))
+        });
+        Nodes {
+            ids,
+            hashes,
+            weights,
+            classes,
+        }
     }
 
     /// A table over this storage running on `backend`.
     pub fn table(&self, backend: Backend) -> NodeTable<'_> {
-        NodeTable::new(0, &self.hashes, self.weights.as_deref())
+        let table = NodeTable::new(0, &self.hashes, self.weights.as_deref())
             .expect("valid table")
-            .with_backend(backend)
+            .with_backend(backend);
+        match &self.classes {
+            Some((h, m, header)) => table.with_classes(WeightClasses::new(h, m, header)),
+            None => table,
+        }
     }
 }
 

@@ -39,6 +39,7 @@
 mod arch;
 mod backend;
 pub mod balanced;
+mod classes;
 pub mod domains;
 mod error;
 mod exact_cap;
@@ -60,6 +61,7 @@ mod walk;
 mod weight;
 
 pub use backend::{Backend, BackendKind};
+pub use classes::{class_layout_len, group_by_weight, ClassHeader, WeightClasses, MAX_WEIGHT_CLASSES};
 pub use error::{Error, WeightError};
 pub use exact_cap::weight_sum;
 pub use hash::{key_hash, node_hash, validate_node_id, MAX_NODE_ID_LEN, NODE_SEED_OFFSET};

@@ -1,6 +1,7 @@
 //! A read-only view of a node table and the placement operations on it.
 
 use crate::backend::Backend;
+use crate::classes::WeightClasses;
 use crate::error::Error;
 use crate::keyed::Hashing;
 use crate::oracle;
@@ -42,6 +43,7 @@ impl<'a> NodeTable<'a> {
                 hashes,
                 weights,
                 summary,
+                classes: None,
             },
             backend: Backend::detect(),
         }
@@ -51,6 +53,22 @@ impl<'a> NodeTable<'a> {
     #[inline]
     pub fn with_backend(self, backend: Backend) -> Self {
         NodeTable { backend, ..self }
+    }
+
+    /// The same view with its eligible nodes also grouped by weight
+    /// ([`crate::group_by_weight`]), which makes the weighted owner of a
+    /// table with few distinct weights about as cheap as the plain one.
+    /// Placement does not change. Ignored unless the table has at least two
+    /// distinct non-zero weights.
+    #[inline]
+    pub fn with_classes(self, classes: WeightClasses<'a>) -> Self {
+        NodeTable {
+            columns: TableColumns {
+                classes: Some(classes),
+                ..self.columns
+            },
+            ..self
+        }
     }
 
     /// The same view hashing keys with `hashing`. The node hashes must have

@@ -4,6 +4,7 @@
 //! kernels (`arch`) and the oracle depend on this plain view, never on
 //! [`crate::NodeTable`], which owns the dispatch.
 
+use crate::classes::WeightClasses;
 use crate::error::Error;
 use crate::keyed::Hashing;
 use crate::limits::MAX_NODES;
@@ -96,6 +97,9 @@ pub(crate) struct TableColumns<'a> {
     pub(crate) weights: Option<&'a [f64]>,
     /// The validation summary of `hashes` and `weights`.
     pub(crate) summary: TableSummary,
+    /// The eligible nodes grouped by weight, when the owner of the storage
+    /// keeps them (tables with few distinct weights).
+    pub(crate) classes: Option<WeightClasses<'a>>,
 }
 
 impl TableColumns<'_> {

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use longstraw::{
-    validate_node_id, validate_weight, Backend, Hashing, KeyOffset, NodeTable, PackedKeys, Placement, Ranked,
-    TableSummary,
+    validate_node_id, validate_weight, Backend, ClassHeader, Hashing, KeyOffset, NodeTable, PackedKeys, Placement,
+    Ranked, TableSummary, WeightClasses,
 };
 
 use crate::column::Column;
@@ -70,6 +70,9 @@ pub struct Members {
     weights: Column<f64>,
     summary: TableSummary,
     census: WeightCensus,
+    /// The eligible nodes grouped by weight, for the core's class race;
+    /// `None` unless the table is small and has few distinct weights.
+    classes: Option<Arc<ClassColumns>>,
     /// Each node's sequence number, by node index: ascending, because nodes
     /// join at the end and leave without reordering the rest. The maps below
     /// name nodes by these numbers, which (unlike indices) never shift, so a
@@ -82,6 +85,45 @@ pub struct Members {
     /// One `u32` per node, equal exactly for nodes of one failure domain;
     /// `None` while no node has a label.
     domain_ids: Option<Vec<u32>>,
+}
+
+/// Tables up to this many nodes keep their eligible nodes grouped by weight
+/// when they have at most [`longstraw::MAX_WEIGHT_CLASSES`] distinct weights:
+/// 12 more bytes per eligible node, rebuilt on every published change. Larger
+/// tables gain little (the lane race's filter makes their weighted owner
+/// nearly as cheap as the plain one) and would pay the rebuild per change.
+const CLASS_LAYOUT_MAX_NODES: usize = 4096;
+
+/// A table's eligible nodes grouped by weight ([`longstraw::group_by_weight`]).
+#[derive(Debug)]
+struct ClassColumns {
+    hashes: Vec<u64>,
+    members: Vec<u32>,
+    header: ClassHeader,
+}
+
+impl ClassColumns {
+    /// The grouped layout of a sealed table, when it should have one.
+    fn of(hashes: &[u64], weights: &[f64], summary: TableSummary, distinct: usize) -> Result<Option<Arc<Self>>> {
+        if summary.shape != longstraw::Shape::Weighted
+            || distinct > longstraw::MAX_WEIGHT_CLASSES
+            || hashes.len() > CLASS_LAYOUT_MAX_NODES
+        {
+            return Ok(None);
+        }
+        let len = summary.eligible as usize;
+        let mut grouped: Vec<u64> = crate::alloc::filled(len, 0)?;
+        let mut members: Vec<u32> = crate::alloc::filled(len, 0)?;
+        Ok(
+            longstraw::group_by_weight(hashes, weights, &mut grouped, &mut members).map(|header| {
+                Arc::new(ClassColumns {
+                    hashes: grouped,
+                    members,
+                    header,
+                })
+            }),
+        )
+    }
 }
 
 /// Small top-k requests are ranked in a stack buffer; larger ones allocate.
@@ -101,6 +143,7 @@ impl Members {
             hashes: Column::new(),
             weights: Column::new(),
             census: WeightCensus::new(),
+            classes: None,
             summary: TableSummary {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
@@ -210,6 +253,7 @@ impl Members {
             hashes: Column::from_vec(hashes),
             weights: Column::from_vec(weights),
             census: WeightCensus::of_counts(counts.into_iter())?,
+            classes: None,
             seqs: Column::from_vec(seqs),
             next_seq: len as u64,
             by_id,
@@ -322,6 +366,7 @@ impl Members {
     pub(crate) fn seal(&mut self, generation: u64) -> Result<()> {
         longstraw::validate_node_count(self.ids.len())?;
         self.summary = self.census.summary(self.ids.len());
+        self.classes = ClassColumns::of(&self.hashes, &self.weights, self.summary, self.census.distinct())?;
         self.generation = generation;
         self.domain_ids = match self.domain_labels.labelled() {
             0 => None,
@@ -446,9 +491,13 @@ impl Members {
     }
     /// The core's view of this snapshot.
     pub fn table(&self) -> NodeTable<'_> {
-        NodeTable::from_summary(0, &self.hashes, Some(&self.weights), self.summary)
+        let table = NodeTable::from_summary(0, &self.hashes, Some(&self.weights), self.summary)
             .with_hashing(self.hashing)
-            .with_backend(self.backend)
+            .with_backend(self.backend);
+        match &self.classes {
+            Some(c) => table.with_classes(WeightClasses::new(&c.hashes, &c.members, &c.header)),
+            None => table,
+        }
     }
 
     // ---- lookups ----

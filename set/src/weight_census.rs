@@ -73,6 +73,11 @@ impl WeightCensus {
         Ok(())
     }
 
+    /// How many distinct non-zero weights there are.
+    pub(crate) fn distinct(&self) -> usize {
+        self.distinct
+    }
+
     /// What [`TableSummary::of`] says of the counted weights of `len` nodes.
     pub(crate) fn summary(&self, len: usize) -> TableSummary {
         let shape = if self.distinct > 1 {

@@ -12,6 +12,7 @@
 //! Every kernel returns exactly what the scalar oracle returns: argmax, tie
 //! order and top-k order, bit for bit (tested in `core/tests/backends.rs`).
 
+pub(crate) mod class_race;
 pub(crate) mod column_race;
 pub(crate) mod kernels;
 pub(crate) mod lane_race;
