@@ -36,7 +36,7 @@ macro_rules! delegate_membership {
             self.members.eligible()
         }
         /// Node ids by index.
-        pub fn ids(&self) -> &[std::sync::Arc<[u8]>] {
+        pub fn ids(&self) -> $crate::Ids<'_> {
             self.members.ids()
         }
         /// Weights by index.

@@ -44,16 +44,6 @@ impl MappedId {
     pub(crate) fn as_arc(&self) -> &Arc<[u8]> {
         &self.0
     }
-
-    /// A column of ids as the `Arc`s they point at.
-    pub(crate) fn as_arcs(ids: &[MappedId]) -> &[Arc<[u8]>] {
-        // SAFETY: `MappedId` is `repr(transparent)` over
-        // `ManuallyDrop<Arc<[u8]>>`, itself `repr(transparent)` over
-        // `Arc<[u8]>`, so the two slices have the same layout element for
-        // element; the borrow of `ids` bounds the result's lifetime, and the
-        // snapshot owning `ids` keeps the allocations alive (module docs).
-        unsafe { &*(ids as *const [MappedId] as *const [Arc<[u8]>]) }
-    }
 }
 
 impl Clone for MappedId {

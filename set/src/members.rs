@@ -8,6 +8,7 @@ use longstraw::{
     Ranked, TableSummary, WeightClasses,
 };
 
+use crate::chunks::Chunks;
 use crate::column::Column;
 use crate::error::{Error, Result};
 use crate::labels::Labels;
@@ -49,6 +50,82 @@ impl<'a> Node<'a> {
     }
 }
 
+/// The node ids of a [`Members`], by node index (a view of shared chunks).
+#[derive(Clone, Copy)]
+pub struct Ids<'a>(&'a Chunks<MappedId>);
+
+impl<'a> Ids<'a> {
+    /// How many ids.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// The id of node `index`.
+    pub fn get(&self, index: usize) -> Option<&'a Arc<[u8]>> {
+        self.0.get(index).map(MappedId::as_arc)
+    }
+    /// The first id.
+    pub fn first(&self) -> Option<&'a Arc<[u8]>> {
+        self.get(0)
+    }
+    /// Every id, in node order.
+    pub fn iter(&self) -> IdsIter<'a> {
+        IdsIter(self.0.iter())
+    }
+    /// The ids, copied into a vector (counted references: the ids live on
+    /// after the snapshot goes).
+    pub fn to_vec(&self) -> Vec<Arc<[u8]>> {
+        self.iter().cloned().collect()
+    }
+}
+
+impl std::ops::Index<usize> for Ids<'_> {
+    type Output = Arc<[u8]>;
+    fn index(&self, index: usize) -> &Arc<[u8]> {
+        self.0[index].as_arc()
+    }
+}
+
+impl<'a> IntoIterator for Ids<'a> {
+    type Item = &'a Arc<[u8]>;
+    type IntoIter = IdsIter<'a>;
+    fn into_iter(self) -> IdsIter<'a> {
+        self.iter()
+    }
+}
+
+/// The ids of an [`Ids`] view, in node order.
+#[derive(Clone, Debug)]
+pub struct IdsIter<'a>(crate::chunks::Iter<'a, MappedId>);
+
+impl<'a> Iterator for IdsIter<'a> {
+    type Item = &'a Arc<[u8]>;
+    #[inline]
+    fn next(&mut self) -> Option<&'a Arc<[u8]>> {
+        self.0.next().map(MappedId::as_arc)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for IdsIter<'_> {}
+
+impl PartialEq for Ids<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for Ids<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// An immutable node set. Lookups on it never lock, never allocate (except
 /// the `Vec`-returning conveniences) and always agree with each other.
 #[derive(Clone, Debug)]
@@ -65,7 +142,7 @@ pub struct Members {
     // The per-node arrays and maps are shared with the snapshot this one was
     // changed from, except the parts the change touched.
     /// Uncounted copies of `by_id`'s keys (see `mapped_id` for the invariant).
-    ids: Column<MappedId>,
+    ids: Chunks<MappedId>,
     hashes: Column<u64>,
     weights: Column<f64>,
     summary: TableSummary,
@@ -77,7 +154,7 @@ pub struct Members {
     /// join at the end and leave without reordering the rest. The maps below
     /// name nodes by these numbers, which (unlike indices) never shift, so a
     /// change edits one entry of each map instead of re-indexing all.
-    seqs: Column<u64>,
+    seqs: Chunks<u64>,
     next_seq: u64,
     by_id: SharedMap<Arc<[u8]>, u64>,
     by_hash: SharedMap<u64, u64>,
@@ -139,7 +216,7 @@ impl Members {
             hashing,
             backend,
             generation: 0,
-            ids: Column::new(),
+            ids: Chunks::new(),
             hashes: Column::new(),
             weights: Column::new(),
             census: WeightCensus::new(),
@@ -148,7 +225,7 @@ impl Members {
                 eligible: 0,
                 shape: longstraw::Shape::AllEqual,
             },
-            seqs: Column::new(),
+            seqs: Chunks::new(),
             next_seq: 0,
             by_id: SharedMap::new(),
             by_hash: SharedMap::new(),
@@ -249,12 +326,12 @@ impl Members {
         let mut seqs: Vec<u64> = crate::alloc::with_capacity(len)?;
         seqs.extend(0..len as u64);
         let mut snap = Members {
-            ids: Column::from_vec(ids),
+            ids: Chunks::from_vec(ids)?,
             hashes: Column::from_vec(hashes),
             weights: Column::from_vec(weights),
             census: WeightCensus::of_counts(counts.into_iter())?,
             classes: None,
-            seqs: Column::from_vec(seqs),
+            seqs: Chunks::from_vec(seqs)?,
             next_seq: len as u64,
             by_id,
             by_hash,
@@ -306,7 +383,7 @@ impl Members {
 
     /// The node index of sequence number `seq`.
     fn position_of(&self, seq: u64) -> Option<usize> {
-        self.seqs.binary_search(&seq).ok()
+        self.seqs.position(&seq)
     }
 
     /// The node index of `id`, or `UnknownNode`.
@@ -432,14 +509,15 @@ impl Members {
     pub fn eligible(&self) -> usize {
         self.summary.eligible as usize
     }
-    /// The node ids; a node index is a position in this slice.
+    /// The node ids, by node index: a view of chunks that successive
+    /// snapshots share (a change copies the chunk it touches), not a slice.
     ///
-    /// The contiguous-slice accessors (`ids`, `weights`, `hashes`, `domains`,
+    /// The contiguous-slice accessors (`weights`, `hashes`, `domains`,
     /// `table`) are for Rust callers that want one; no binding uses them (they
     /// read [`Members::nodes`] and [`Members::node`]), so that a later minor
-    /// version may keep the columns in chunks and change these to views.
-    pub fn ids(&self) -> &[Arc<[u8]>] {
-        MappedId::as_arcs(&self.ids)
+    /// version may keep those columns in chunks too and change them to views.
+    pub fn ids(&self) -> Ids<'_> {
+        Ids(&self.ids)
     }
     /// The weights, by node index.
     pub fn weights(&self) -> &[f64] {
@@ -463,12 +541,12 @@ impl Members {
     /// Every node, in index order.
     pub fn nodes(&self) -> impl ExactSizeIterator<Item = Node<'_>> + '_ {
         let labels = self.domain_labels.of(self.ids.len());
-        (0..self.ids.len() as u32).map(move |i| Node {
-            index: i,
-            id: self.ids[i as usize].as_arc(),
-            weight: self.weights[i as usize],
-            hash: self.hashes[i as usize],
-            domain: labels[i as usize].as_deref(),
+        self.ids.iter().enumerate().map(move |(i, id)| Node {
+            index: i as u32,
+            id: id.as_arc(),
+            weight: self.weights[i],
+            hash: self.hashes[i],
+            domain: labels[i].as_deref(),
         })
     }
     /// The index of the node with this id.
@@ -656,5 +734,40 @@ mod sharing_tests {
         assert!(removed.domains().iter().all(Option::is_none));
         assert_eq!(before.weights()[5], 1.0);
         assert_eq!(before.len(), 1000);
+    }
+
+    /// The ids and sequence numbers are chunked: an add copies the last
+    /// chunk only, a removal the chunk of the removed node only.
+    #[test]
+    fn an_add_or_removal_copies_one_chunk_of_ids_and_sequence_numbers() {
+        let n = 50_000;
+        let r = Rendezvous::flat((0..n).map(|i| format!("n{i}")), Options::default()).unwrap();
+        let before = r.snapshot();
+        let chunks = before.members().ids.chunk_count();
+        assert!(chunks >= 10, "{chunks} chunks");
+        r.remove("n20000").unwrap();
+        let removed = r.snapshot();
+        let (b, a) = (before.members(), removed.members());
+        assert_eq!(a.ids.chunk_count(), chunks);
+        assert_eq!(a.ids.shared_chunks(&b.ids), chunks - 1);
+        assert_eq!(a.seqs.shared_chunks(&b.seqs), chunks - 1);
+        r.add("new", 1.0).unwrap();
+        let added = r.snapshot();
+        let c = added.members();
+        assert_eq!(c.ids.shared_chunks(&a.ids), a.ids.chunk_count() - 1);
+        assert_eq!(c.seqs.shared_chunks(&a.seqs), a.seqs.chunk_count() - 1);
+        // Every node is where a plain vector of the same changes puts it.
+        let mut want: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+        want.remove(20000);
+        want.push("new".into());
+        let got: Vec<&[u8]> = c.ids().iter().map(|id| &id[..]).collect();
+        let want_bytes: Vec<&[u8]> = want.iter().map(|s| s.as_bytes()).collect();
+        assert_eq!(got, want_bytes);
+        for (i, id) in want.iter().enumerate() {
+            assert_eq!(c.index_of(id.as_bytes()), Some(i as u32), "{id}");
+            assert_eq!(c.node(i as u32).unwrap().id(), id.as_bytes());
+        }
+        assert_eq!(c.index_of(b"n20000"), None);
+        assert_eq!(b.index_of(b"n20000"), Some(20000));
     }
 }

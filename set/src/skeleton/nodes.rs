@@ -242,11 +242,18 @@ impl SortedNodes {
             self.chunks.remove(c);
             self.starts.remove(c);
         }
+        let renumber = |o: u32| o - u32::from(o > index);
         for ch in &mut self.chunks {
-            if ch.order.iter().any(|&o| o > index) {
-                let order = own(&mut ch.order)?;
-                for o in order.iter_mut() {
-                    *o -= u32::from(*o > index);
+            if !ch.order.iter().any(|&o| o > index) {
+                continue;
+            }
+            match Arc::get_mut(&mut ch.order) {
+                Some(order) => order.iter_mut().for_each(|o| *o = renumber(*o)),
+                // A shared chunk is copied renumbered, in one pass.
+                None => {
+                    let mut copy = crate::alloc::with_capacity(ch.order.len() + 1)?;
+                    copy.extend(ch.order.iter().map(|&o| renumber(o)));
+                    ch.order = Arc::new(copy);
                 }
             }
         }
