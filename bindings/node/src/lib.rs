@@ -55,8 +55,9 @@ pub fn init(exports: Object, env: Env) -> Result<()> {
         .and_then(|()| install_getters::<Rendezvous>(cx, exports))
         .and_then(|()| install_getters::<Snapshot>(cx, exports))
         .or_throw(&env)?;
-    // `owner` becomes the JavaScript method of `branded` where it can be
-    // built; otherwise the native one installed above stays.
+    // `owner`, `ownerIndex` and the ranked lookups become the JavaScript
+    // methods of `branded` where they can be built; otherwise the native ones
+    // installed above stay.
     node_api::branded::install_owner::<Rendezvous>(cx, exports);
     node_api::branded::install_owner::<Snapshot>(cx, exports);
     // WebAssembly: the loader then hands the addon its own exports, for the

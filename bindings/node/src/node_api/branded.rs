@@ -1,6 +1,7 @@
-//! `owner(key)`, the most called method, as a small JavaScript function
-//! over two native calls, so that a call does less than the generic native
-//! callback of `methods`:
+//! The per-key lookups `owner(key)`, a snapshot's `ownerIndex(key)`,
+//! `topK(key, k)`, `topKDistinct(key, k)` and `rank(key)` as small
+//! JavaScript methods over native calls, so that a call does less than the
+//! generic native callback of `methods`:
 //!
 //! - **The receiver** is checked once per object. The first call on an
 //!   object checks its napi-rs type tag natively (the same check, and the
@@ -9,21 +10,27 @@
 //!   external pointer to the Rust value. Later calls read that field in
 //!   JavaScript; only this module's closure can read or write it, so it
 //!   cannot be forged, and an object without it (another class, a proxy, a
-//!   primitive) takes the native check again.
-//! - **The answer** is the node id string made once per node: the state
+//!   primitive) takes the native check again. All the methods of a class
+//!   come from one closure and share that state.
+//! - **The answer** is made of node id strings made once per node: the state
 //!   holds an array with one slot per node of the snapshot it was filled
-//!   from, and the native call that finds the owner's index replaces that
-//!   array whenever the receiver's snapshot is another one than the one it
-//!   was filled from. A slot holds 0 until the id is first returned; an id
-//!   that is not UTF-8 comes back as a new Buffer each time (a Buffer can be
-//!   changed by its caller, so it is never shared).
+//!   from, and each native call that answers node indices (`ownerIndex`, the
+//!   ranked calls) replaces that array whenever the receiver's snapshot is
+//!   another one than the one it was filled from. A slot holds 0 until the id
+//!   is first returned; an id that is not UTF-8 comes back as a new Buffer
+//!   each time (a Buffer can be changed by its caller, so it is never shared).
+//!   A ranked answer of up to `RANKED_MAX` ids is an array literal of those
+//!   strings; a longer one is built natively.
+//! - **The arguments** are read and checked natively, as the generic methods
+//!   read them, so the errors are the same.
 //!
-//! The array has no prototype, so a patched `Array.prototype` cannot change
-//! an answer; the class is built when the addon loads, from constant source. Where that fails,
-//! `owner` stays the generic native method of `methods`.
+//! The arrays have no prototype, so a patched `Array.prototype` cannot change
+//! an answer; the class is built when the addon loads, from constant source.
+//! Where that fails, the methods stay the generic native ones of `methods`.
+//! The WebAssembly build adds one hook to the same template (see `fast`).
 
 use std::cell::RefCell;
-use std::ffi::c_void;
+use std::ffi::{c_void, CStr};
 use std::ptr;
 use std::sync::Arc;
 
@@ -36,14 +43,41 @@ use super::strings::KeyBuf;
 use super::types::{self, JsType};
 use super::{args, check, out, Cx};
 use crate::error::{codes, JsErr, Kind, Res};
+use crate::lookup;
 
 #[cfg(target_family = "wasm")]
 pub mod fast;
 
-/// `(stamp, ownerIndex, idOf)` → the `owner` method of one class. Each call
-/// makes a new class, so each class has its own private name.
-const FACTORY: &str = r#"(function ownerMethod (stamp, ownerIndex, idOf) {
-  let owner
+/// The most ids a ranked answer (`topK`, `topKDistinct`, `rank`) gathers in
+/// JavaScript (`FACTORY`'s array literals go up to this many); a longer one
+/// is built natively, as before.
+const RANKED_MAX: usize = 16;
+
+/// `(stamp, ownerIndex, idOf, topK, topKDistinct, rank, rankedMax, addressOf,
+/// fastIndex)` → the lookup methods of one class. Each call makes a new
+/// class, so each class has its own private name.
+///
+/// `addressOf` and `fastIndex` are the hook of the WebAssembly build (see
+/// `fast`), which passes them and replaces each `/* hook: ... */` comment by its line
+/// (`fast::HOOK`):
+/// `owner` and `ownerIndex` then first offer the key to
+/// `fastIndex(address, key)`, which answers the owner's index or -1 for "ask
+/// the Node-API path". The native build passes neither and keeps the comment.
+///
+/// A ranked method's native call writes node indices into `scratch` and
+/// answers how many; their ids come from the same per-node strings as
+/// `owner`'s, gathered into `found` (no prototype, so its writes and reads
+/// never reach `Array.prototype`), and the answer is an array literal of
+/// them, whose elements are defined rather than set, so no setter a user
+/// put on `Array.prototype` runs. No user code runs between the native call
+/// and the answer, so a re-entrant call cannot overwrite `scratch` or
+/// `found` while they are read. An answer longer than `RANKED_MAX` ids comes
+/// back from the native call as the finished array, as before.
+const FACTORY: &str = r#"(function lookupMethods (stamp, ownerIndex, idOf, topK, topKDistinct, rank, rankedMax, addressOf, fastIndex) {
+  const scratch = new Uint32Array(rankedMax)
+  const found = []
+  Object.setPrototypeOf(found, null)
+  let methods
   class Receiver { constructor (object) { return object } }
   class Stamped extends Receiver {
     #state
@@ -53,24 +87,73 @@ const FACTORY: &str = r#"(function ownerMethod (stamp, ownerIndex, idOf) {
         if (((typeof object === 'object' && object !== null) || typeof object === 'function') && #state in object) {
           return object.#state
         }
-        const state = { handle: stamp(object), ids: [] }
+        const handle = stamp(object)
+        const state = { handle, address: addressOf === undefined ? 0 : addressOf(handle), ids: [] }
         try { new Stamped(object, state) } catch {}
         return state
       }
-      owner = {
+      const idAt = (state, index) => {
+        const cached = state.ids[index]
+        if (cached !== 0) return cached
+        const id = idOf(state.handle, index)
+        if (typeof id === 'string') state.ids[index] = id
+        return id
+      }
+      const list = (state, n) => {
+        if (typeof n !== 'number') return n
+        const f = found
+        for (let i = 0; i < n; i++) f[i] = idAt(state, scratch[i])
+        switch (n) {
+          case 0: return []
+          case 1: return [f[0]]
+          case 2: return [f[0], f[1]]
+          case 3: return [f[0], f[1], f[2]]
+          case 4: return [f[0], f[1], f[2], f[3]]
+          case 5: return [f[0], f[1], f[2], f[3], f[4]]
+          case 6: return [f[0], f[1], f[2], f[3], f[4], f[5]]
+          case 7: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6]]
+          case 8: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]]
+          case 9: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]]
+          case 10: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]]
+          case 11: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]]
+          case 12: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11]]
+          case 13: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12]]
+          case 14: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13]]
+          case 15: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14]]
+          case 16: return [f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12], f[13], f[14], f[15]]
+        }
+      }
+      methods = {
         owner (key) {
           const state = stateOf(this)
-          const index = ownerIndex(state.handle, key, state)
-          const cached = state.ids[index]
-          if (cached !== 0) return cached
-          const id = idOf(state.handle, index)
-          if (typeof id === 'string') state.ids[index] = id
-          return id
+          let index = -1
+          /* hook: the WebAssembly fast index */
+          if (index < 0) index = ownerIndex(state.handle, key, state)
+          return idAt(state, index)
+        },
+        ownerIndex (key) {
+          const state = stateOf(this)
+          let index = -1
+          /* hook: the WebAssembly fast index */
+          if (index < 0) index = ownerIndex(state.handle, key, state)
+          return index
+        },
+        topK (key, k) {
+          const state = stateOf(this)
+          return list(state, topK(state.handle, key, k, state, scratch))
+        },
+        topKDistinct (key, k) {
+          const state = stateOf(this)
+          return list(state, topKDistinct(state.handle, key, k, state, scratch))
+        },
+        rank (key) {
+          const state = stateOf(this)
+          return list(state, rank(state.handle, key, undefined, state, scratch))
         }
-      }.owner
+      }
     }
   }
-  return owner
+  return methods
 })"#;
 
 /// `zeros(n)`: an array of `n` zeros without a prototype, so that neither
@@ -155,8 +238,7 @@ unsafe extern "C" fn stamp<C: Receiver>(env: sys::napi_env, info: sys::napi_call
 }
 
 /// `ownerIndex(handle, key, state)`: the index of `key`'s owner in the
-/// receiver's current snapshot; first replaces `state.ids` by an array of
-/// zeros when that snapshot is not the one the array was filled from.
+/// receiver's current snapshot (see `refresh`).
 unsafe extern "C" fn owner_index<C: Receiver>(env: sys::napi_env, info: sys::napi_callback_info) -> sys::napi_value {
     let result = std::panic::catch_unwind(|| {
         // SAFETY: Node-API calls this with the running callback's `env` and `info`.
@@ -168,21 +250,77 @@ unsafe extern "C" fn owner_index<C: Receiver>(env: sys::napi_env, info: sys::nap
         this.with_shared(|snap| {
             let mut buf = KeyBuf::default();
             let index = snap.owner_index(args::bytes(cx, key, &mut buf, &|| "key".into())?)?;
-            let cache = this.id_cache();
-            let current = cache
-                .filled_from
-                .borrow()
-                .as_ref()
-                .is_some_and(|s| Arc::ptr_eq(s, snap));
-            if !current {
-                let ids = zeros(cx, snap.len())?;
-                // SAFETY: `state` is the closure's own plain object, whose
-                // `ids` is an own data property: no setter runs.
-                let status = unsafe { sys::napi_set_named_property(env, state, c"ids".as_ptr(), ids) };
-                check(status, "set_named_property")?;
-                *cache.filled_from.borrow_mut() = Some(Arc::clone(snap));
-            }
+            refresh(cx, this, snap, state)?;
             out::uint(cx, index)
+        })
+    });
+    finish(env, result)
+}
+
+/// Replaces `state.ids` by an array of zeros when `snap` is not the
+/// snapshot the array was filled from, so that the indices the call answers
+/// name slots of that array.
+fn refresh<C: Receiver>(cx: Cx, this: &C, snap: &Arc<Snapshot>, state: sys::napi_value) -> Res<()> {
+    let cache = this.id_cache();
+    let current = cache
+        .filled_from
+        .borrow()
+        .as_ref()
+        .is_some_and(|s| Arc::ptr_eq(s, snap));
+    if !current {
+        let ids = zeros(cx, snap.len())?;
+        // SAFETY: `state` is the closure's own plain object, whose `ids` is
+        // an own data property: no setter runs.
+        let status = unsafe { sys::napi_set_named_property(cx.0, state, c"ids".as_ptr(), ids) };
+        check(status, "set_named_property")?;
+        *cache.filled_from.borrow_mut() = Some(Arc::clone(snap));
+    }
+    Ok(())
+}
+
+/// Which ranked method a `ranked` callback serves.
+const TOP_K: u8 = 0;
+const TOP_K_DISTINCT: u8 = 1;
+const RANK: u8 = 2;
+
+/// `topK(handle, key, k, state, scratch)`, `topKDistinct(...)` and
+/// `rank(handle, key, undefined, state, scratch)`: the arguments are read and
+/// checked as the generic methods read them (`key`, then `k`); the ranked
+/// node indices go to `scratch` and the answer is their count (see
+/// `refresh`). An answer longer than `scratch` comes back as the finished
+/// array of ids instead.
+unsafe extern "C" fn ranked<C: Receiver, const WHICH: u8>(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
+    let result = std::panic::catch_unwind(|| {
+        // SAFETY: Node-API calls this with the running callback's `env` and `info`.
+        let [handle, key, k, state, scratch] = unsafe { arguments::<5>(env, info) };
+        // SAFETY: as in `owner_index`.
+        let this: &C = unsafe { unpack::<C>(env, handle) }?;
+        let cx = Cx(env);
+        this.with_shared(|snap| {
+            let mut buf = KeyBuf::default();
+            let key = args::bytes(cx, key, &mut buf, &|| "key".into())?;
+            let k = match WHICH {
+                RANK => snap.eligible(),
+                _ => args::count(cx, k, "k")?,
+            };
+            let distinct = WHICH == TOP_K_DISTINCT;
+            let want = k.min(snap.eligible());
+            let slots = args::u32_array_mut(cx, scratch, &|| "scratch".into())?;
+            if want > slots.len() {
+                return lookup::ranked(cx, snap, key, k, distinct);
+            }
+            let slots = &mut slots[..want];
+            let n = if distinct {
+                snap.top_k_distinct_into(key, slots)
+            } else {
+                snap.top_k_into(key, slots)
+            };
+            refresh(cx, this, snap, state)?;
+            out::publish(cx, scratch, n)?;
+            out::uint(cx, n as u32)
         })
     });
     finish(env, result)
@@ -299,16 +437,30 @@ fn install_zeros(env: sys::napi_env) -> bool {
     true
 }
 
-/// Defines `owner` on the prototype of class `C` as the JavaScript method
-/// of `FACTORY`. `false` (with nothing defined) when that cannot be done;
-/// the caller then installs the generic native `owner`.
-pub fn install_owner<C: Receiver>(cx: Cx, exports: sys::napi_value) -> bool {
-    define_owner::<C>(cx, exports, FACTORY, &[])
+/// The methods `FACTORY` makes that class `C` has: a snapshot's
+/// `ownerIndex` too (a set's index would have no snapshot to refer to).
+fn names<C: Receiver>() -> &'static [&'static CStr] {
+    const SET: [&CStr; 4] = [c"owner", c"topK", c"topKDistinct", c"rank"];
+    const SNAPSHOT: [&CStr; 5] = [c"owner", c"topK", c"topKDistinct", c"rank", c"ownerIndex"];
+    if C::CLASS == c"Snapshot" {
+        &SNAPSHOT
+    } else {
+        &SET
+    }
 }
 
-/// Defines `owner` on the prototype of class `C` as the function `source`
-/// evaluates to, called with `(stamp, ownerIndex, idOf, ...extra)`.
-fn define_owner<C: Receiver>(cx: Cx, exports: sys::napi_value, source: &str, extra: &[sys::napi_value]) -> bool {
+/// Defines the lookup methods of `FACTORY` (`names`) on the prototype of
+/// class `C`. `false` (with nothing defined) when that cannot be done; the
+/// generic native methods of `methods` then stay.
+pub fn install_owner<C: Receiver>(cx: Cx, exports: sys::napi_value) -> bool {
+    define_methods::<C>(cx, exports, FACTORY, &[])
+}
+
+/// Defines the methods `source` (`FACTORY`, or it with its hook filled in)
+/// makes, called with `(stamp, ownerIndex, idOf, topK, topKDistinct, rank,
+/// rankedMax, ...hook)`, on the prototype of class `C`: all of them from one
+/// call, so that one class-private state serves every method of an object.
+fn define_methods<C: Receiver>(cx: Cx, exports: sys::napi_value, source: &str, hook: &[sys::napi_value]) -> bool {
     let env = cx.0;
     let done = (|| -> Option<()> {
         if !install_zeros(env) {
@@ -319,34 +471,41 @@ fn define_owner<C: Receiver>(cx: Cx, exports: sys::napi_value, source: &str, ext
             native(cx, c"stamp", stamp::<C>).ok()?,
             native(cx, c"ownerIndex", owner_index::<C>).ok()?,
             native(cx, c"idOf", id_of::<C>).ok()?,
+            native(cx, c"topK", ranked::<C, TOP_K>).ok()?,
+            native(cx, c"topKDistinct", ranked::<C, TOP_K_DISTINCT>).ok()?,
+            native(cx, c"rank", ranked::<C, RANK>).ok()?,
+            out::uint(cx, RANKED_MAX as u32).ok()?,
         ];
-        made.extend_from_slice(extra);
+        made.extend_from_slice(hook);
         let mut undefined = ptr::null_mut();
-        let mut owner = ptr::null_mut();
+        let mut methods = ptr::null_mut();
         // SAFETY: `factory` is the function `source` evaluates to; the
         // arguments are values of this environment.
         let status = unsafe {
             sys::napi_get_undefined(env, &mut undefined);
-            sys::napi_call_function(env, undefined, factory, made.len(), made.as_ptr(), &mut owner)
+            sys::napi_call_function(env, undefined, factory, made.len(), made.as_ptr(), &mut methods)
         };
         if status != sys::Status::napi_ok {
             return None;
         }
         let proto = args::get(cx, args::get(cx, exports, C::CLASS).ok()?, c"prototype").ok()?;
-        let property = sys::napi_property_descriptor {
-            utf8name: c"owner".as_ptr(),
-            name: ptr::null_mut(),
-            method: None,
-            getter: None,
-            setter: None,
-            value: owner,
-            // As a class method: writable and configurable, not enumerable.
-            attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-            data: ptr::null_mut(),
-        };
-        // SAFETY: `proto` is the class prototype; the descriptor names a
+        let mut properties = Vec::with_capacity(names::<C>().len());
+        for name in names::<C>() {
+            properties.push(sys::napi_property_descriptor {
+                utf8name: name.as_ptr(),
+                name: ptr::null_mut(),
+                method: None,
+                getter: None,
+                setter: None,
+                value: args::get(cx, methods, name).ok()?,
+                // As a class method: writable and configurable, not enumerable.
+                attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            });
+        }
+        // SAFETY: `proto` is the class prototype; each descriptor names a
         // zero-terminated name and a value of this call.
-        let status = unsafe { sys::napi_define_properties(env, proto, 1, &property) };
+        let status = unsafe { sys::napi_define_properties(env, proto, properties.len(), properties.as_ptr()) };
         (status == sys::Status::napi_ok).then_some(())
     })();
     if done.is_none() {

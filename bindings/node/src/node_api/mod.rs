@@ -16,8 +16,9 @@
 //! - `external`: native memory reported to V8's garbage collector;
 //! - `methods`: the per-key methods, installed on the class prototypes as
 //!   direct callbacks (their only body);
-//! - `branded`: `owner` as a JavaScript method over two native calls, with
-//!   the receiver checked once per object and each node id string made once;
+//! - `branded`: `owner`, `ownerIndex`, `topK`, `topKDistinct` and `rank` as
+//!   JavaScript methods over native calls, with the receiver checked once per
+//!   object and each node id string made once;
 //! - `receivers`: getters guarded against a foreign `this`;
 //! - `new_target`: constructors called without `new` throw, as an ES class's do.
 //!

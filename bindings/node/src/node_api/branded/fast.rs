@@ -1,4 +1,5 @@
-//! WebAssembly only: `owner(key)` for a string key without emnapi.
+//! WebAssembly only: `owner(key)` and a snapshot's `ownerIndex(key)` for a
+//! string key without emnapi.
 //!
 //! Under WebAssembly every Node-API call is JavaScript glue (emnapi): one
 //! `ownerIndex` call spent most of its time there (handle scopes, the
@@ -6,15 +7,18 @@
 //! error slot each call writes), not in the lookup. So the loader hands the
 //! addon its own WebAssembly exports once, when it loads (the installer,
 //! `__longstrawWasmFastPath`, that the build adds to napi-rs's loader; see
-//! `bindings/node/scripts/wasi-fast-path.js`), and `owner` becomes the
-//! JavaScript method of `FAST_FACTORY`: it encodes a string key with
+//! `bindings/node/scripts/wasi-fast-path.js`), and the methods are made
+//! again from `FACTORY` with its hook, `fastIndex(address, key)` (made by
+//! `HOOK_SOURCE`), which `owner` and `ownerIndex` try first: it encodes a string key with
 //! `TextEncoder.encodeInto` straight into a scratch area in wasm memory and
 //! calls a plain export, `longstraw_node_owner_fast_<class>(receiver, len)`,
 //! which answers with the owner's index, or -1 for "ask the Node-API path".
 //! (A short ASCII key is copied by a JavaScript loop instead: cheaper than
 //! the call into `encodeInto`.)
 //! Where the installer is never called (another loader, the browser), the
-//! method of `FACTORY` stays, with the same answers.
+//! methods of `FACTORY` without the hook stay, with the same answers. The
+//! ranked methods (`topK`, `topKDistinct`, `rank`) have no hook: they take
+//! the Node-API path of `FACTORY` in both cases.
 //!
 //! What makes an answer right, and a pointer safe:
 //!
@@ -45,9 +49,9 @@
 //!   strings, or longer than `MAX_UNITS` UTF-16 units, take it too.
 //! - **Errors** (no eligible node, ...) are not reported by the export: it
 //!   answers -1, and the Node-API path throws the binding's error.
-//! - **One `owner` per class.** The loader calls the installer before it
-//!   returns the exports, so no object exists yet and no code holds the
-//!   `FACTORY` method it replaces; the installer deletes itself and refuses
+//! - **One set of methods per class.** The loader calls the installer before
+//!   it returns the exports, so no object exists yet and no code holds the
+//!   `FACTORY` methods it replaces (all of a class's, from one closure); the installer deletes itself and refuses
 //!   to run twice. (Two closures stamping one object would each keep an id
 //!   array while `IdCache` remembers only one snapshot.)
 //! - **The scratch area** is a thread-local array whose address is taken on
@@ -66,9 +70,8 @@ use std::sync::Arc;
 use longstraw_set::Snapshot as SetSnapshot;
 use napi::sys;
 
-use super::{arguments, define_owner, finish, native, unpack, Receiver};
-use crate::error::Res;
-use crate::node_api::compiled::clear_exception;
+use super::{arguments, define_methods, finish, native, unpack, Callback, Receiver, FACTORY};
+use crate::node_api::compiled::{clear_exception, function};
 use crate::node_api::types::{self, JsType};
 use crate::node_api::{args, check, out, Cx};
 use crate::rendezvous::Rendezvous;
@@ -89,63 +92,41 @@ thread_local! {
     static SCRATCH: UnsafeCell<[u8; SCRATCH_LEN]> = const { UnsafeCell::new([0; SCRATCH_LEN]) };
 }
 
-/// `(stamp, ownerIndex, idOf, addressOf, fastIndex, memory, scratchAt,
-/// scratchLen, maxUnits)` → the `owner` method of one class: `FACTORY`'s,
-/// with a string key first tried through `fastIndex`. The builtins it uses
-/// are captured when the addon loads, so user code that patches them later
-/// cannot change an answer.
-const FAST_FACTORY: &str = r#"(function ownerMethodFast (stamp, ownerIndex, idOf, addressOf, fastIndex, memory, scratchAt, scratchLen, maxUnits) {
+/// The comment in `FACTORY` (in `owner` and `ownerIndex`) that `HOOK_LINE`
+/// replaces.
+const HOOK: &str = "/* hook: the WebAssembly fast index */";
+
+/// The line that replaces `FACTORY`'s `HOOK` comments: a key first goes to
+/// `fastIndex` (made by `HOOK_SOURCE`).
+const HOOK_LINE: &str = "index = fastIndex(state.address, key)";
+
+/// `(fastExport, memory, scratchAt, scratchLen, maxUnits)` → the hook
+/// `FACTORY` takes as `fastIndex(address, key)`: a string key is written to
+/// the scratch area and offered to the class's export; -1 sends the call to
+/// the Node-API path. The builtins it uses are captured when the addon
+/// loads, so user code that patches them later cannot change an answer.
+const HOOK_SOURCE: &str = r#"(function fastIndexHook (fastExport, memory, scratchAt, scratchLen, maxUnits) {
   const encode = TextEncoder.prototype.encodeInto.bind(new TextEncoder())
   const view = () => new Uint8Array(memory.buffer, scratchAt, scratchLen)
   let scratch = view()
   // Shared memory is never detached, so stores into the view always land; only then are short ASCII
   // keys copied by the loop below, which costs less than a call into encodeInto.
   const shared = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer
-  let owner
-  class Receiver { constructor (object) { return object } }
-  class Stamped extends Receiver {
-    #state
-    constructor (object, state) { super(object); this.#state = state }
-    static {
-      const stateOf = (object) => {
-        if (((typeof object === 'object' && object !== null) || typeof object === 'function') && #state in object) {
-          return object.#state
-        }
-        const handle = stamp(object)
-        const state = { handle, address: addressOf(handle), ids: [] }
-        try { new Stamped(object, state) } catch {}
-        return state
-      }
-      owner = {
-        owner (key) {
-          const state = stateOf(this)
-          let index = -1
-          if (typeof key === 'string' && key.length <= maxUnits) {
-            const n = key.length
-            let ascii = shared && n <= 64
-            for (let i = 0; ascii && i < n; i++) {
-              const c = key.charCodeAt(i)
-              if (c > 0x7f) ascii = false
-              else scratch[i] = c
-            }
-            if (ascii) index = fastIndex(state.address, n)
-            else {
-              const done = encode(key, scratch)
-              if (done.read === n) index = fastIndex(state.address, done.written)
-              else scratch = view()
-            }
-          }
-          if (index < 0) index = ownerIndex(state.handle, key, state)
-          const cached = state.ids[index]
-          if (cached !== 0) return cached
-          const id = idOf(state.handle, index)
-          if (typeof id === 'string') state.ids[index] = id
-          return id
-        }
-      }.owner
+  return function fastIndex (address, key) {
+    if (typeof key !== 'string' || key.length > maxUnits) return -1
+    const n = key.length
+    let ascii = shared && n <= 64
+    for (let i = 0; ascii && i < n; i++) {
+      const c = key.charCodeAt(i)
+      if (c > 0x7f) ascii = false
+      else scratch[i] = c
     }
+    if (ascii) return fastExport(address, n)
+    const done = encode(key, scratch)
+    if (done.read === n) return fastExport(address, done.written)
+    scratch = view()
+    return -1
   }
-  return owner
 })"#;
 
 thread_local! {
@@ -209,8 +190,8 @@ fn filled_from<C: Receiver>(this: &C, snap: &Arc<SetSnapshot>) -> bool {
 /// `fastIndex(receiver, len)` for `Rendezvous`; see `fast_index`.
 ///
 /// # Safety
-/// Called only by `FAST_FACTORY`'s closure, with the address `addressOf`
-/// gave for the `Rendezvous` whose `owner` is running.
+/// Called only by `HOOK_SOURCE`'s function (from `FACTORY`'s closure), with the
+/// address `addressOf` gave for the `Rendezvous` whose method is running.
 #[no_mangle]
 pub unsafe extern "C" fn longstraw_node_owner_fast_rendezvous(receiver: *const Rendezvous, len: u32) -> i32 {
     // SAFETY: upheld by the caller.
@@ -233,7 +214,7 @@ unsafe extern "C" fn address_of<C: Receiver>(env: sys::napi_env, info: sys::napi
     let result = std::panic::catch_unwind(|| {
         // SAFETY: Node-API calls this with the running callback's `env` and `info`.
         let [handle] = unsafe { arguments::<1>(env, info) };
-        // SAFETY: only `FAST_FACTORY`'s closure calls this, with the handle
+        // SAFETY: only `FACTORY`'s closure calls this, with the handle
         // `stamp` just made for an object it holds.
         let this: &C = unsafe { unpack::<C>(env, handle) }?;
         out::uint(Cx(env), this as *const C as usize as u32)
@@ -313,21 +294,32 @@ fn install_both(
     let for_rendezvous = export(c"longstraw_node_owner_fast_rendezvous")?;
     let for_snapshot = export(c"longstraw_node_owner_fast_snapshot")?;
     let scratch_at = SCRATCH.with(|s| s.get() as usize as u32);
-    let common = |fast: sys::napi_value, address_of: sys::napi_value| -> Res<[sys::napi_value; 6]> {
-        Ok([
-            address_of,
+    let hook = function(cx.0, HOOK_SOURCE)?;
+    let hook_for = |fast: sys::napi_value, address_of: Callback| -> Option<[sys::napi_value; 2]> {
+        let made = [
             fast,
             memory,
-            out::uint(cx, scratch_at)?,
-            out::uint(cx, SCRATCH_LEN as u32)?,
-            out::uint(cx, MAX_UNITS as u32)?,
-        ])
+            out::uint(cx, scratch_at).ok()?,
+            out::uint(cx, SCRATCH_LEN as u32).ok()?,
+            out::uint(cx, MAX_UNITS as u32).ok()?,
+        ];
+        let mut undefined = ptr::null_mut();
+        let mut fast_index = ptr::null_mut();
+        // SAFETY: `hook` is the function `HOOK_SOURCE` evaluates to; the arguments
+        // are values of this call.
+        let status = unsafe {
+            sys::napi_get_undefined(cx.0, &mut undefined);
+            sys::napi_call_function(cx.0, undefined, hook, made.len(), made.as_ptr(), &mut fast_index)
+        };
+        (status == sys::Status::napi_ok).then_some(())?;
+        Some([native(cx, c"addressOf", address_of).ok()?, fast_index])
     };
-    let rendezvous = common(for_rendezvous, native(cx, c"addressOf", address_of::<Rendezvous>).ok()?).ok()?;
-    let snapshot = common(for_snapshot, native(cx, c"addressOf", address_of::<Snapshot>).ok()?).ok()?;
-    // A class whose fast method could not be defined keeps the method of
-    // `FACTORY`, which gives the same answers.
-    let a = define_owner::<Rendezvous>(cx, exports, FAST_FACTORY, &rendezvous);
-    let b = define_owner::<Snapshot>(cx, exports, FAST_FACTORY, &snapshot);
+    let rendezvous = hook_for(for_rendezvous, address_of::<Rendezvous>)?;
+    let snapshot = hook_for(for_snapshot, address_of::<Snapshot>)?;
+    // A class whose methods could not be defined keeps those of `FACTORY`
+    // without the hook, which give the same answers.
+    let source = FACTORY.replace(HOOK, HOOK_LINE);
+    let a = define_methods::<Rendezvous>(cx, exports, &source, &rendezvous);
+    let b = define_methods::<Snapshot>(cx, exports, &source, &snapshot);
     (a && b).then_some(())
 }
