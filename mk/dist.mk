@@ -265,7 +265,10 @@ dist-check-installed:
 	$(DIST_CHECK)
 
 # The whole Python test suite against the pure wheel (py3-none-any, liblongstraw.wasm under wasmtime),
-# installed with pip into a fresh venv outside the repo where no native wheel is offered.
-.PHONY: dist-check-python-wasm
-dist-check-python-wasm: dist-python typecheck-tools ## the whole Python suite against the installed pure wheel (wasmtime)
+# installed with pip into a fresh venv outside the repo where no native wheel is offered. The -installed
+# variant tests what dist/python holds now (after make dist or dist-check), without rebuilding it.
+.PHONY: dist-check-python-wasm dist-check-python-wasm-installed
+dist-check-python-wasm: dist-python ## the whole Python suite against the installed pure wheel (wasmtime)
+	@$(MAKE) --no-print-directory dist-check-python-wasm-installed
+dist-check-python-wasm-installed: typecheck-tools
 	PYTHON_WASM_SUITE=full $(DIST_CHECK) python-wasm

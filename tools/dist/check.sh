@@ -116,13 +116,14 @@ import longstraw
 where, version = sys.argv[1], sys.argv[2]
 assert longstraw.__file__.startswith(where), f"imported longstraw from {longstraw.__file__}"
 assert importlib.util.find_spec("longstraw._longstraw") is None, "a native extension is installed"
-assert "longstraw._wasm" in sys.modules and "wasmtime" in sys.modules, "the wasm backend did not load"
+import longstraw._wasm
+assert longstraw.Rendezvous is longstraw._wasm.Rendezvous and "wasmtime" in sys.modules, "the wasm backend did not load"
 wasm = os.path.join(os.path.dirname(longstraw.__file__), "_wasm", "liblongstraw.wasm")
 assert os.path.getsize(wasm) > 0
 assert importlib.metadata.version("longstraw") == version == longstraw.__version__
 r = longstraw.Rendezvous(["cache-a", "cache-b", "cache-c"])
 assert r.owner("user:42") == "cache-c", r.owner("user:42")
-print(f"dist-check: python-wasm: longstraw {version} runs {wasm} under wasmtime {importlib.metadata.version('wasmtime')}")
+print(f"dist-check: python-wasm: longstraw {version} runs {wasm} ({longstraw._wasm.TARGET}, backend {longstraw.backend()}) under wasmtime {importlib.metadata.version('wasmtime')}")
 PY
   # The console script is installed, and says that the command is in the native wheels only.
   local status=0 said
@@ -138,7 +139,7 @@ PY
   cp -r "$ROOT/tests/membership" "$ROOT/tests/validation" "$ROOT/tests/spec" "$ROOT/tests/attack" "$py/tests/"
   cp "$ROOT/Cargo.toml" "$py/Cargo.toml"
   if [ "${PYTHON_WASM_SUITE:-}" = full ]; then
-    "$py/venv/bin/pip" install --quiet --disable-pip-version-check hypothesis mypy pymemcache xxhash
+    "$py/venv/bin/pip" install --quiet --disable-pip-version-check hypothesis mypy pymemcache xxhash typing_extensions
     (cd "$py/bindings/python/tests" && env -u LONGSTRAW_PYTHON_BACKEND \
       LONGSTRAW_PYRIGHT="$ROOT/tools/typecheck/node_modules/.bin/pyright" \
       "$py/venv/bin/python" -m pytest -q -rs -p no:cacheprovider .)
