@@ -17,14 +17,8 @@ This module does not import pymemcache: it only implements the protocol.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-# Whichever backend the package loaded (the native extension, or the WebAssembly one in the pure
-# wheel); both are typed by the native extension's stubs.
-if TYPE_CHECKING:
-    from ._longstraw import NoEligibleNodeError, Rendezvous
-else:
-    from . import NoEligibleNodeError, Rendezvous
+from . import NoEligibleNodeError, Rendezvous
 
 
 class LongstrawHash:

@@ -116,14 +116,24 @@ def add_batch(
     ))
 
 
-def load_bytes(inst: Instance, data: bytes, path: str | None) -> int:
-    if path is None:
-        (p,) = inst.put_args(data)
-        check(inst, inst.code("longstraw_rendezvous_load_bytes", p, len(data), inst.out(0)))
-    else:
+def load_bytes(inst: Instance, data: bytes, path: str, secret: bytes | None) -> int:
+    """A set from the content of the membership file at path (read by the host). With secret (what
+    the first copy read, see secret_of) the file's secret source is remembered, not read again."""
+    if secret is None:
         p, q = inst.put_args(data, path.encode() + b"\0")
         check(inst, inst.code("longstraw_wasm_load_file_bytes", p, len(data), q, inst.out(0)))
+    else:
+        p, q, r = inst.put_args(data, path.encode() + b"\0", secret)
+        check(inst, inst.code("longstraw_wasm_load_bytes_keyed", p, len(data), q, r, len(secret), inst.out(0)))
     return inst.u32(inst.out(0))
+
+
+def secret_of(inst: Instance, s: int) -> bytes | None:
+    """A keyed set's secret (None for an unkeyed set), to build the other copies with. Never shown."""
+    code = inst.code("longstraw_wasm_rendezvous_secret", s, inst.out(0), 16)
+    if code:
+        return None
+    return inst.read(inst.out(0), 16)
 
 
 def add(inst: Instance, s: int, id_: bytes, w: float, domain: bytes | None) -> int:
@@ -210,21 +220,30 @@ def info(inst: Instance, h: int) -> Info:
         check(inst, inst.code("longstraw_snapshot_skeleton_shape", h, o(0), o(1)))
         sb = inst.read(o(0), 9)
         i.skeleton = (sb[0], sb[8])
+    check(inst, inst.code("longstraw_wasm_snapshot_members", h, o(0), o(1)))
+    p, size = inst.u32(o(0)), inst.u32(o(1))
+    try:
+        raw = inst.read(p, size)
+    finally:
+        inst.call("longstraw_wasm_free", p, size)
     ids: list[bytes] = []
     weights: list[float] = []
     labels: list[bytes | None] = []
     labelled = False
-    for k in range(n):
-        check(inst, inst.code("longstraw_snapshot_node", h, k, o(0), o(1), o(2)))
-        raw = inst.read(o(0), 24)
-        p, ln, w = struct.unpack_from("<I4xI4xd", raw)
-        ids.append(inst.read(p, ln))
+    at = 0
+    unpack = struct.unpack_from
+    for _ in range(n):
+        (ln,) = unpack("<I", raw, at)
+        at += 4
+        ids.append(raw[at : at + ln])
+        at += ln
+        w, dl = unpack("<dI", raw, at)
+        at += 12
         weights.append(w)
-        check(inst, inst.code("longstraw_snapshot_domain", h, k, o(3), o(4)))
-        dp, dl = struct.unpack("<I4xI", inst.read(o(3), 12))
         if dl:
             labelled = True
-            labels.append(inst.read(dp, dl))
+            labels.append(raw[at : at + dl])
+            at += dl
         else:
             labels.append(None)
     i.ids, i.weights = ids, weights

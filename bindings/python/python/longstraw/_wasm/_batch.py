@@ -82,7 +82,9 @@ def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
             else:
                 raise wrong_type("keys", "a bytes-like buffer of concatenated keys", keys) from None
     offs = _offsets(offsets, len(blob))
-    n = max(len(offs) - 1, 0)
+    if len(offs) < 2:
+        offs = [0]
+    n = len(offs) - 1
     packed = struct.pack(f"<{len(offs)}Q", *offs)
     raw = view.owners_packed(blob, packed, n) if offs else view.owners_packed(blob, packed, 0)
     if out is None:

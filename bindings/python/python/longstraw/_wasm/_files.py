@@ -49,12 +49,33 @@ def _fspath(path: Any, what: str = "path") -> str:
     return p if isinstance(p, str) else os.fsdecode(p)
 
 
+class _Load:
+    """The log entry that loads a file's content. The first copy reads a keyed file's secret from the
+    source the file names; every later copy is built with the secret that copy read, so a source read
+    once (a FIFO) or changed since (a rotated file) gives every copy the same secret."""
+
+    __slots__ = ("data", "path", "secret")
+
+    def __init__(self, data: bytes, path: str) -> None:
+        self.data, self.path = data, path
+        self.secret: bytes | None = None
+
+    def __call__(self, inst: Instance, _s: int) -> int:
+        s = _abi.load_bytes(inst, self.data, self.path, self.secret)
+        if self.secret is None:
+            self.secret = _abi.secret_of(inst, s)
+        return s
+
+    def __repr__(self) -> str:
+        return f"<load {self.path!r}>"
+
+
 def load(path: Any) -> SetState:
     p = _fspath(path)
     data = _read(p)
     state = SetState()
     state.remembered = True
-    state.family.create(lambda inst, _s: _abi.load_bytes(inst, data, p))
+    state.family.create(_Load(data, p))
     return state
 
 
@@ -67,7 +88,7 @@ def loads(data: object) -> SetState:
         raise TypeError(f"data must be str or bytes, not {type(data).__name__}")
     state = SetState()
     state.remembered = True
-    state.family.create(lambda inst, _s: _abi.load_bytes(inst, raw, None))
+    state.family.create(_Load(raw, DATA_ORIGIN))
     return state
 
 

@@ -142,7 +142,7 @@ class View:
         out: list[tuple[str, Any]] = []
         if self.info.keyed:
             out.append(("secret", None))
-        elif self.state.seed_given is not None or self.info.seed != 0:
+        else:
             out.append(("seed", self.info.seed))
         out.append(("placement", self.info.placement))
         return out
