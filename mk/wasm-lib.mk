@@ -117,3 +117,10 @@ test-python-wasm: python-wasm-site ## the whole Python suite against the WebAsse
 	cd $(ROOT)/bindings/python && $(PY_WASM_ENV) $(PY_WASM_VENV)/bin/python -c \
 	  'import longstraw, longstraw._wasm as w; assert longstraw.Rendezvous is w.Rendezvous, "the native extension loaded"; print("test-python-wasm: backend", w.TARGET, longstraw.backend())'
 	cd $(ROOT)/bindings/python && $(PY_WASM_ENV) $(PY_WASM_VENV)/bin/python -m pytest tests -q -rs -p no:cacheprovider
+
+# owner() at n = 10 and 100 and batches of keys, the wasm backend against the native extension in one
+# process (the .venv package, built with the .wasm copied in), recorded by bench/record.py.
+.PHONY: bench-python-wasm
+bench-python-wasm: wasm-lib-python build-python ## the Python wasm backend against the native extension, recorded
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check wasmtime
+	$(VENV_PY) $(ROOT)/bindings/python/bench/wasm_bench.py | $(RECORD) --run python-wasm --command 'make bench-python-wasm'

@@ -88,7 +88,7 @@ def new_set(
         check(inst, inst.code("longstraw_rendezvous_snapshot", flat, out))
         snap = inst.u32(out)
         try:
-            p = write_options(inst, seed, secret, placement, m)
+            p = write_options(inst, None, None, placement, m)  # seed and secret come from the snapshot
             check(inst, inst.code("longstraw_rendezvous_new_from", snap, p, inst.out(0)))
             return inst.u32(inst.out(0))
         finally:

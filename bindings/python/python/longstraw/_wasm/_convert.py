@@ -9,6 +9,7 @@ the module.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -153,7 +154,7 @@ def weight(obj: object, context: Callable[[], str], validate: Callable[[float], 
 
 
 def weight_ok(w: float) -> bool:
-    return w == 0.0 or (2.0**-64 <= w <= 2.0**64)
+    return (w == 0.0 and math.copysign(1.0, w) > 0) or (2.0**-64 <= w <= 2.0**64)
 
 
 def show(obj: object) -> str:
