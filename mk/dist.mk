@@ -6,7 +6,8 @@
 #   make version-check  the workspace version is the one every manifest, header and SONAME carries
 #
 # Names carry the target triple, so more targets (DIST_TRIPLES) can join without moving anything:
-#   dist/python/longstraw-V.tar.gz, longstraw-V-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
+#   dist/python/longstraw-V.tar.gz, longstraw-V-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl,
+#     longstraw-V-py3-none-any.whl (the pure wheel: liblongstraw.wasm under wasmtime)
 #   dist/node/longstraw-V.tgz, longstraw-linux-x64-gnu-V.tgz, longstraw-wasm32-wasi-V.tgz, longstraw-wasm32-wasip1-V.tgz
 #   dist/c/longstraw-V-x86_64-unknown-linux-gnu.tar.gz
 #   dist/go/longstraw-go-vV/ (the module, unpacked), dist/go/proxy/... (the module zip, GOPROXY layout)
@@ -109,9 +110,17 @@ dist-c: dist-c-lib
 	  echo "dist: $(DIST)/c/$$name.tar.gz"; \
 	done
 
-# ---- Python: sdist + one abi3 wheel per triple ----
-dist-python: $(VENV)/.dist-deps
+# ---- Python: sdist + one abi3 wheel per triple, and the pure wheel (py3-none-any) ----
+# The pure wheel carries the Python sources, the stubs and dist/liblongstraw.wasm, which the package runs
+# under wasmtime where no native wheel matches (macOS, Windows, other CPUs); tools/dist/pure_wheel.py
+# writes it with the sdist's metadata, and check_python_dists.py checks that every file declares the same
+# Requires-Dist. The native
+# wheels carry the same module (LONGSTRAW_PYTHON_BACKEND=wasm selects it there): it is copied into the
+# package first, where maturin takes it from.
+DIST_PY_WASM := $(PY_DIR)/python/longstraw/_wasm/liblongstraw.wasm
+dist-python: $(VENV)/.dist-deps dist-wasm
 	rm -rf $(DIST)/python && mkdir -p $(DIST)/python
+	install -D -m 644 $(DIST)/liblongstraw.wasm $(DIST_PY_WASM)
 	@$(DIST_TRAP) for t in $(DIST_TRIPLES); do \
 	  policy=$$(awk -v t=$$t '$$1 == t { print $$5 }' $(DIST_PLATFORMS)); [ -n "$$policy" ] || $(DIST_NO_PLATFORM); \
 	  set --; case $$t in *-musl) set -- "CARGO_TARGET_$$(echo $$t | tr a-z- A-Z_)_RUSTFLAGS=-C target-feature=-crt-static";; esac; \
@@ -132,6 +141,9 @@ dist-python: $(VENV)/.dist-deps
 	    || { $(VENV)/bin/auditwheel show $$w; echo "dist: $$w is not $$want*"; exit 1; }; \
 	  echo "dist: $$w: auditwheel: $${want%_}"; \
 	done
+	python3 $(ROOT)/tools/dist/pure_wheel.py $(PY_DIR)/pyproject.toml $(PY_DIR)/python/longstraw $(DIST)/liblongstraw.wasm \
+	  $(DIST)/python/longstraw-$(DIST_VERSION).tar.gz $(DIST)/python
+	python3 $(ROOT)/tools/dist/check_python_dists.py $(DIST)/python $(DIST_VERSION) $(DIST)/liblongstraw.wasm
 
 # ---- Node: the main package plus one platform package per triple (napi-rs v3 optionalDependencies) ----
 dist-node: node-deps $(VENV)/.dist-deps $(CARGO_ZIGBUILD)
@@ -258,7 +270,17 @@ dist-check-crates:
 	case "$$owner" in *cache-c*) echo "dist-check: the unpacked longstraw command loads a membership file: user:42 -> cache-c";; \
 	  *) echo "dist-check: the unpacked longstraw command says '$$owner' for user:42, the README says cache-c"; exit 1;; esac
 
+DIST_CHECK = ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
+  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
+  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check.sh
 dist-check-installed:
-	ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
-	  NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \
-	  GOMODCACHE=$(ROOT)/build/go/mod bash $(ROOT)/tools/dist/check.sh
+	$(DIST_CHECK)
+
+# The whole Python test suite against the pure wheel (py3-none-any, liblongstraw.wasm under wasmtime),
+# installed with pip into a fresh venv outside the repo where no native wheel is offered. The -installed
+# variant tests what dist/python holds now (after make dist or dist-check), without rebuilding it.
+.PHONY: dist-check-python-wasm dist-check-python-wasm-installed
+dist-check-python-wasm: dist-python ## the whole Python suite against the installed pure wheel (wasmtime)
+	@$(MAKE) --no-print-directory dist-check-python-wasm-installed
+dist-check-python-wasm-installed: typecheck-tools
+	PYTHON_WASM_SUITE=full $(DIST_CHECK) python-wasm

@@ -103,3 +103,43 @@ test-go-wasm-windows: wasm-lib ## the Go package's, the runner's and the go-redi
 	  cd $(GO_DIR)/integrations/goredis && $(GO_WINE) $(ROOT)/build/go-wasm/goredis-windows-amd64.exe -test.count=1; \
 	elif [ -n "$${CI:-}" ]; then echo "test-go-wasm-windows: wine is missing (Debian's wine64): run make prereqs" >&2; exit 1; \
 	else echo "*** test-go-wasm-windows: wine is not installed (Debian's wine64): the windows/amd64 test binaries were built, NOT run ***" >&2; fi
+
+# The pure-Python package (longstraw/_wasm, run under wasmtime) carries the same module, copied into
+# the package like Go's go:embed copy (not committed). WASM_PY_COPY is where the packaging reads it.
+.PHONY: wasm-lib-python
+WASM_PY_COPY := $(ROOT)/bindings/python/python/longstraw/_wasm/liblongstraw.wasm
+wasm-lib-python: wasm-lib ## liblongstraw.wasm copied into the Python package (longstraw/_wasm/)
+	cp $(WASM_GO_EMBED) $(WASM_PY_COPY)
+	@echo "wasm-lib-python: $(WASM_PY_COPY): $$(stat -c %s $(WASM_PY_COPY)) bytes"
+
+# The whole Python suite against the WebAssembly backend, in a venv of its own with wasmtime and no
+# native extension: the package's pure-Python sources and the .wasm are copied into a folder on
+# PYTHONPATH (PY_WASM_SITE). The run first asserts that the wasm backend is the one loaded; tests about
+# the native extension only are skipped with their reason (tests/conftest.py, WASM_SKIPS).
+.PHONY: test-python-wasm python-wasm-site
+PY_WASM_VENV := $(ROOT)/build/python-wasm-venv
+PY_WASM_SITE := $(ROOT)/build/python-wasm/site
+PY_WASM_DEPS := wasmtime pytest hypothesis numpy mypy pymemcache xxhash typing_extensions
+PY_WASM_ENV := PYTHONPATH=$(PY_WASM_SITE) LONGSTRAW_PYTHON_BACKEND=wasm
+
+$(PY_WASM_VENV)/.deps: $(ROOT)/mk/wasm-lib.mk
+	python3 -m venv $(PY_WASM_VENV)
+	$(PY_WASM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(PY_WASM_DEPS)
+	touch $@
+
+python-wasm-site: wasm-lib-python $(PY_WASM_VENV)/.deps
+	rm -rf $(PY_WASM_SITE) && mkdir -p $(PY_WASM_SITE)
+	cp -r $(ROOT)/bindings/python/python/longstraw $(PY_WASM_SITE)/
+	find $(PY_WASM_SITE) -name '_longstraw*.so' -o -name '_longstraw*.pyd' -o -name __pycache__ | xargs rm -rf
+
+test-python-wasm: python-wasm-site ## the whole Python suite against the WebAssembly backend (wasmtime)
+	cd $(ROOT)/bindings/python && $(PY_WASM_ENV) $(PY_WASM_VENV)/bin/python -c \
+	  'import longstraw, longstraw._wasm as w; assert longstraw.Rendezvous is w.Rendezvous, "the native extension loaded"; print("test-python-wasm: backend", w.TARGET, longstraw.backend())'
+	cd $(ROOT)/bindings/python && $(PY_WASM_ENV) $(PY_WASM_VENV)/bin/python -m pytest tests -q -rs -p no:cacheprovider
+
+# owner() at n = 10 and 100 and batches of keys, the wasm backend against the native extension in one
+# process (the .venv package, built with the .wasm copied in), recorded by bench/record.py.
+.PHONY: bench-python-wasm
+bench-python-wasm: wasm-lib-python build-python ## the Python wasm backend against the native extension, recorded
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check wasmtime
+	$(VENV_PY) $(ROOT)/bindings/python/bench/wasm_bench.py | $(RECORD) --run python-wasm --command 'make bench-python-wasm'

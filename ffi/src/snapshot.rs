@@ -89,7 +89,7 @@ pub(crate) unsafe fn shared(s: *const longstraw_snapshot) -> FfiResult<Arc<Snaps
 
 /// # Safety
 /// `s` must be NULL or a live snapshot handle.
-unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
+pub(crate) unsafe fn snap<'a>(s: *const longstraw_snapshot) -> FfiResult<&'a Snapshot> {
     // SAFETY: forwarded contract.
     unsafe { view(s) }
 }

@@ -113,3 +113,124 @@ pub unsafe extern "C" fn longstraw_wasm_chdir(path: *const core::ffi::c_char) ->
         std::env::set_current_dir(path).map_err(bad)
     })
 }
+
+/// The members of a snapshot in one buffer, so that a host reads a set's
+/// nodes with one call instead of two per node: for each node in index
+/// order, its id length (u32, little-endian), its id, its weight (f64,
+/// little-endian), its domain label length (u32, 0 for none) and its label.
+/// `*out` receives a buffer from `longstraw_wasm_alloc` of `*out_len` bytes;
+/// the host frees it with `longstraw_wasm_free(*out, *out_len)`.
+///
+/// # Safety
+/// `s` must be NULL or a live snapshot; `out` and `out_len` must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_snapshot_members(
+    s: *const crate::snapshot::longstraw_snapshot,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, Out};
+    use crate::result::longstraw_result::LONGSTRAW_OUT_OF_MEMORY;
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let snap = unsafe { crate::snapshot::snap(s)? };
+        let (out, out_len) = (Out::new(out)?, Out::new(out_len)?);
+        let mut buf: Vec<u8> = Vec::new();
+        for node in snap.nodes() {
+            let label = node.domain().unwrap_or_default();
+            let need = 16 + node.id().len() + label.len();
+            buf.try_reserve(need).map_err(|_| LONGSTRAW_OUT_OF_MEMORY)?;
+            buf.extend_from_slice(&(node.id().len() as u32).to_le_bytes());
+            buf.extend_from_slice(node.id());
+            buf.extend_from_slice(&node.weight().to_le_bytes());
+            buf.extend_from_slice(&(label.len() as u32).to_le_bytes());
+            buf.extend_from_slice(label);
+        }
+        let p = longstraw_wasm_alloc(buf.len());
+        if p.is_null() {
+            return Err(LONGSTRAW_OUT_OF_MEMORY);
+        }
+        // SAFETY: p was just allocated with room for buf.len() bytes and does
+        // not overlap buf; the out-pointers were checked by Out::new.
+        unsafe {
+            std::ptr::copy_nonoverlapping(buf.as_ptr(), p, buf.len());
+            out.write(p);
+            out_len.write(buf.len());
+        }
+        Ok(())
+    })
+}
+
+/// Copies a keyed set's 16-byte secret to `out` (`out_len` must be 16), so
+/// that a host holding the set in several instances of this module builds
+/// every copy with the secret the first copy read, instead of reading its
+/// source again (a FIFO gives its content once; a rotated file would give
+/// another secret). The bytes stay in the host's process, as they do in a
+/// native build; the host must never show them. `LONGSTRAW_INVALID_PARAMETER`
+/// for a set with no secret.
+///
+/// # Safety
+/// `r` must be NULL or a live set; `out` must be NULL or point to `out_len`
+/// writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_rendezvous_secret(
+    r: *const crate::rendezvous::longstraw_rendezvous,
+    out: *mut u8,
+    out_len: usize,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, out_slice};
+    use crate::result::longstraw_result::{LONGSTRAW_INVALID_PARAMETER, LONGSTRAW_LENGTH_MISMATCH};
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let (held, out) = unsafe { (crate::held::held(r)?, out_slice(out, out_len)?) };
+        let secret = held.set.snapshot().options().secret.ok_or(LONGSTRAW_INVALID_PARAMETER)?;
+        let bytes = secret.expose_bytes();
+        if out.len() != bytes.len() {
+            return Err(LONGSTRAW_LENGTH_MISMATCH);
+        }
+        out.copy_from_slice(&bytes);
+        Ok(())
+    })
+}
+
+/// `longstraw_wasm_load_file_bytes` (with `path`) or
+/// `longstraw_rendezvous_load_bytes` (`path` NULL), for a keyed membership
+/// whose secret the host already has (from `longstraw_wasm_rendezvous_secret`
+/// of the first copy): the secret source the file names is remembered, not
+/// read. A secret for an unkeyed membership is an error.
+///
+/// # Safety
+/// `data` must be NULL or point to `data_len` readable bytes, `secret` to
+/// `secret_len`; `path` must be NULL or a NUL-terminated string; `out` must
+/// be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_load_bytes_keyed(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+    secret: *const u8,
+    secret_len: usize,
+    out: *mut *mut crate::rendezvous::longstraw_rendezvous,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, in_slice, Out};
+    use crate::membership_file::{bad, text_arg};
+    boundary(|| {
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let (data, path, secret) =
+            unsafe { (in_slice(data, data_len)?, text_arg(path, "path")?, in_slice(secret, secret_len)?) };
+        let secret = longstraw::Secret::from_bytes(secret).map_err(crate::result::longstraw_result::from)?;
+        let (m, origin) = match path {
+            Some(p) => (longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?, p),
+            None => (longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?, "<data>"),
+        };
+        let set = m.build_keyed(Some(secret), None).map_err(|mut e| {
+            e.origin = origin.to_string();
+            bad(e)
+        })?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(crate::held::Held::into_raw(set, m.secret)) };
+        Ok(())
+    })
+}

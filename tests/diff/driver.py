@@ -1,10 +1,19 @@
 """Python driver: runs the cases through the longstraw package, as bytes and as str."""
 
+import os
 import sys
 
 from cases import read_sets
 
 import longstraw
+
+# LONGSTRAW_EXPECT_TARGET=wasm32-simd128: the run must be the WebAssembly backend (longstraw._wasm), never
+# the native extension, so that the python-wasm column cannot silently test the native one.
+if os.environ.get("LONGSTRAW_EXPECT_TARGET"):
+    wasm = sys.modules.get("longstraw._wasm")
+    loaded = wasm.TARGET if wasm is not None and wasm.Rendezvous is longstraw.Rendezvous else "native"
+    if loaded != os.environ["LONGSTRAW_EXPECT_TARGET"]:
+        sys.exit(f"driver.py: expected the {os.environ['LONGSTRAW_EXPECT_TARGET']} backend, loaded {loaded}")
 
 
 def error_class(e: BaseException) -> str:

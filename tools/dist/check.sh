@@ -3,6 +3,7 @@
 # outside the repository, with cargo and rustc off PATH, and runs that language's vector tests against the
 # installed copy. Tests and vectors are copied out first, so nothing below reads the source tree.
 #
+# usage: check.sh [SECTION...] (default: every section; the list is at the end)
 # Environment (from mk/dist.mk): ROOT DIST VERSION SONAME TRIPLE NODE_PLATFORM GO_MODULE GO GOMODCACHE.
 # DIST_CHECK_KEEP=1 keeps the scratch directory.
 set -euo pipefail
@@ -67,6 +68,13 @@ check_python() {
   test "$("$py/venv/bin/python" -c 'import importlib.metadata as m; print(m.version("longstraw"))')" = "$VERSION"
   "$py/venv/bin/python" -m pip show --files longstraw | grep '_longstraw.abi3.so' >/dev/null
   needs_glibc_at_most "$where/_longstraw.abi3.so"
+  # dist/python offers the pure wheel too: pip must prefer the native one here, and the native wheel's
+  # marker leaves wasmtime out (with --no-index a wrong marker would also fail the install above).
+  test -f "$DIST/python/longstraw-$VERSION-py3-none-any.whl"
+  if "$py/venv/bin/python" -m pip show wasmtime >/dev/null 2>&1; then
+    echo "dist-check: python: the native install pulled in wasmtime" >&2; exit 1
+  fi
+  ok "python: pip offered the native and the pure wheel picks the native one, without wasmtime"
   # The tests find the vectors at ../../../tests/vectors, as in the repository.
   mkdir -p "$py/bindings/python"
   cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
@@ -75,6 +83,138 @@ check_python() {
   cp -r "$ROOT/tests/membership" "$py/tests/membership"
   (cd "$py/bindings/python/tests" && "$py/venv/bin/python" -m pytest -q -p no:cacheprovider test_vectors.py test_vectors_scale.py test_cli.py)
   ok "python: wheel installed with pip --no-index, version $VERSION, vector tests and the longstraw console script pass"
+}
+
+# ---- Python, portable: the pure wheel alone (as on macOS or Windows), under wasmtime ----
+# pip is offered only longstraw-V-py3-none-any.whl and a wasmtime wheel (downloaded from PyPI, as the
+# `wasm` extra names it). The installed package must run the wasm backend: no native extension on disk,
+# longstraw._wasm and wasmtime loaded by `import longstraw` with LONGSTRAW_PYTHON_BACKEND unset.
+# PYTHON_WASM_SUITE=full runs the whole bindings/python/tests (the suite's conftest skips what the
+# portable build does not offer), else the vector tests.
+# download_wasmtime DIR: this machine's wasmtime wheel, from PyPI, as the `wasm` extra requires it.
+download_wasmtime() {
+  local req
+  req=$(unzip -p "$DIST/python/longstraw-$VERSION-py3-none-any.whl" "longstraw-$VERSION.dist-info/METADATA" \
+    | sed -n "s/^Requires-Dist: \(wasmtime[^ ;]*\) *; *extra == [\"']wasm[\"']\$/\1/p")
+  [ -n "$req" ] || { echo "dist-check: the pure wheel's metadata has no wasm extra naming wasmtime" >&2; exit 1; }
+  python3 -m pip download --quiet --disable-pip-version-check --only-binary=:all: --no-deps -d "$1" "$req"
+}
+
+check_python_wasm() {
+  local py=$WORK/python-wasm pure=$DIST/python/longstraw-$VERSION-py3-none-any.whl
+  mkdir -p "$py/offered"
+  cp "$pure" "$py/offered/"
+  download_wasmtime "$py/offered"
+  python3 -m venv "$py/venv"
+  # Without the extra, on Linux x86_64 the marker leaves wasmtime out (as it must for the native wheels),
+  # and the import says what to install.
+  "$py/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --find-links "$py/offered" longstraw
+  local said
+  said=$(cd "$WORK" && "$py/venv/bin/python" -c 'import longstraw' 2>&1) \
+    && { echo "dist-check: python-wasm: import longstraw worked without wasmtime" >&2; exit 1; }
+  grep -q 'ImportError: .*pip install "longstraw\[wasm\]"' <<<"$said" \
+    || { echo "dist-check: python-wasm: without wasmtime, import longstraw said: $said" >&2; exit 1; }
+  "$py/venv/bin/pip" install --quiet --disable-pip-version-check --no-index --find-links "$py/offered" "longstraw[wasm]"
+  if "$py/venv/bin/python" -m pip show --files longstraw | grep -E '\.(so|pyd|dylib)$'; then
+    echo "dist-check: python-wasm: the pure wheel installed native code" >&2; exit 1
+  fi
+  (cd "$WORK" && env -u LONGSTRAW_PYTHON_BACKEND "$py/venv/bin/python" - "$py/venv/" "$VERSION" <<'PY')
+import importlib.metadata, importlib.util, os, sys
+import longstraw
+where, version = sys.argv[1], sys.argv[2]
+assert longstraw.__file__.startswith(where), f"imported longstraw from {longstraw.__file__}"
+assert importlib.util.find_spec("longstraw._longstraw") is None, "a native extension is installed"
+import longstraw._wasm
+assert longstraw.Rendezvous is longstraw._wasm.Rendezvous and "wasmtime" in sys.modules, "the wasm backend did not load"
+wasm = os.path.join(os.path.dirname(longstraw.__file__), "_wasm", "liblongstraw.wasm")
+assert os.path.getsize(wasm) > 0
+assert importlib.metadata.version("longstraw") == version == longstraw.__version__
+r = longstraw.Rendezvous(["cache-a", "cache-b", "cache-c"])
+assert r.owner("user:42") == "cache-c", r.owner("user:42")
+print(f"dist-check: python-wasm: longstraw {version} runs {wasm} ({longstraw._wasm.TARGET}, backend {longstraw.backend()}) under wasmtime {importlib.metadata.version('wasmtime')}")
+PY
+  # The console script is installed, and says that the command is in the native wheels only.
+  local status=0
+  said=$("$py/venv/bin/longstraw" --version 2>&1) || status=$?
+  [ "$status" = 1 ] && grep -q 'native wheels' <<<"$said" && grep -q 'cargo install longstraw-cli' <<<"$said" \
+    || { echo "dist-check: python-wasm: longstraw --version exited $status saying: $said" >&2; exit 1; }
+  ok "python-wasm: the pure wheel alone installs with pip --no-index (longstraw[wasm] + $(basename "$py"/offered/wasmtime-*.whl)), loads the wasm backend (without wasmtime, the ImportError names longstraw[wasm]); its longstraw script says the command is native-only"
+
+  "$py/venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy
+  mkdir -p "$py/bindings/python" "$py/tests"
+  cp -r "$ROOT/bindings/python/tests" "$py/bindings/python/tests"
+  ln -s "$VECTORS" "$py/tests/vectors"
+  cp -r "$ROOT/tests/membership" "$ROOT/tests/validation" "$ROOT/tests/spec" "$ROOT/tests/attack" "$py/tests/"
+  cp "$ROOT/Cargo.toml" "$py/Cargo.toml"
+  if [ "${PYTHON_WASM_SUITE:-}" = full ]; then
+    "$py/venv/bin/pip" install --quiet --disable-pip-version-check hypothesis mypy pymemcache xxhash typing_extensions
+    (cd "$py/bindings/python/tests" && env -u LONGSTRAW_PYTHON_BACKEND \
+      LONGSTRAW_PYRIGHT="$ROOT/tools/typecheck/node_modules/.bin/pyright" \
+      "$py/venv/bin/python" -m pytest -q -rs -p no:cacheprovider .)
+    ok "python-wasm: the whole bindings/python/tests suite passes against the installed pure wheel"
+  else
+    (cd "$py/bindings/python/tests" && env -u LONGSTRAW_PYTHON_BACKEND \
+      "$py/venv/bin/python" -m pytest -q -p no:cacheprovider test_vectors.py test_vectors_scale.py)
+    ok "python-wasm: the vector tests pass against the installed pure wheel"
+  fi
+}
+
+# ---- Python, lockers: uv locks a project depending on longstraw, offered every file of the version ----
+# uv (from PyPI, in a throwaway venv) resolves for every platform at once, so it refuses a version whose
+# files declare different dependencies. Offered dist/python and a wasmtime wheel, with no index: the lock
+# must list the native wheels, the pure wheel and the sdist, wasmtime under its marker; the locked tree
+# for Linux x86_64 and aarch64 leaves wasmtime out, for macOS and Windows it holds it (`uv tree
+# --python-platform`); `uv sync` here installs the native wheel.
+UV_VERSION=0.13.9
+check_python_lock() {
+  local u=$WORK/python-lock
+  mkdir -p "$u/app" "$u/offered"
+  python3 -m venv "$u/uv"
+  "$u/uv/bin/pip" install --quiet --disable-pip-version-check "uv==$UV_VERSION"
+  local uv=$u/uv/bin/uv
+  cp "$DIST/python/"* "$u/offered/"
+  download_wasmtime "$u/offered"
+  cat > "$u/app/pyproject.toml" <<TOML
+[project]
+name = "app"
+version = "0.0.0"
+requires-python = ">=3.11"
+dependencies = ["longstraw==$VERSION"]
+
+[tool.uv]
+no-index = true
+find-links = ["$u/offered"]
+TOML
+  export UV_CACHE_DIR=$u/cache UV_PYTHON_DOWNLOADS=never
+  (cd "$u/app" && "$uv" lock --quiet)
+  python3 - "$u/app/uv.lock" "$VERSION" <<'PY'
+import sys, tomllib
+lock = tomllib.load(open(sys.argv[1], "rb"))
+version = sys.argv[2]
+pkgs = {p["name"]: p for p in lock["package"]}
+ls = pkgs["longstraw"]
+assert ls["version"] == version, ls["version"]
+wheels = [w["url"].rsplit("/", 1)[-1] if "url" in w else w["path"].rsplit("/", 1)[-1] for w in ls.get("wheels", [])]
+assert any(w.endswith("-py3-none-any.whl") for w in wheels), wheels
+assert any("manylinux" in w for w in wheels), wheels
+assert "sdist" in ls, "no sdist in the lock"
+deps = {d["name"]: d for d in ls["dependencies"]}
+marker = deps["wasmtime"].get("marker", "")
+assert "sys_platform != 'linux'" in marker, marker
+print(f"dist-check: uv.lock: longstraw {version} with {len(wheels)} wheels and the sdist; wasmtime when {marker}")
+PY
+  local platform want got
+  for platform in x86_64-unknown-linux-gnu:no aarch64-unknown-linux-gnu:no x86_64-apple-darwin:yes \
+      aarch64-apple-darwin:yes x86_64-pc-windows-msvc:yes; do
+    want=${platform#*:}; platform=${platform%:*}
+    if (cd "$u/app" && "$uv" tree --frozen --python-platform "$platform" --python-version 3.11 2>/dev/null \
+        | grep -q 'wasmtime v'); then got=yes; else got=no; fi
+    [ "$got" = "$want" ] || { echo "dist-check: python-lock: resolved for $platform, wasmtime is '$got', want '$want'" >&2; exit 1; }
+  done
+  (cd "$u/app" && "$uv" sync --quiet --frozen)
+  "$u/app/.venv/bin/python" -c 'import longstraw._longstraw, importlib.util, sys; assert importlib.util.find_spec("wasmtime") is None'
+  ok "python-lock: uv lock accepts the version's files; wasmtime only off Linux x86_64/aarch64; uv sync here installs the native wheel"
+  unset UV_CACHE_DIR UV_PYTHON_DOWNLOADS
 }
 
 # ---- Node: main + platform tarballs in a fresh project; require and import ----
@@ -319,12 +459,14 @@ check_java() {
   ok "java: the jar's native library loads from a fresh Maven project; example and JUnit suite pass"
 }
 
-check_python
-check_node
-check_node_wasm
-check_node_browser
-check_c
-check_go
-check_java
-check_nginx
+# Arguments name sections to run (python python-wasm python-lock node node-wasm node-browser c go java
+# nginx); none runs them all.
+sections=("$@")
+[ ${#sections[@]} -gt 0 ] || sections=(python python-wasm python-lock node node-wasm node-browser c go java nginx)
+for section in "${sections[@]}"; do
+  case $section in
+    python|python-wasm|python-lock|node|node-wasm|node-browser|c|go|java|nginx) "check_${section//-/_}" ;;
+    *) echo "dist-check: unknown section $section" >&2; exit 2 ;;
+  esac
+done
 echo "dist-check: $passed passed, 0 failed"

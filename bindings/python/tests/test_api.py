@@ -31,7 +31,7 @@ def test_version_comes_from_cargo():
 
 
 def test_backend_names_a_kernel():
-    assert longstraw.backend() in {"scalar", "sse2", "avx2", "avx512", "neon"}
+    assert longstraw.backend() in {"scalar", "sse2", "avx2", "avx512", "neon", "simd128"}
     assert longstraw.Rendezvous(["a"]).snapshot().backend == longstraw.backend()
 
 

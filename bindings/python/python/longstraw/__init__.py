@@ -14,17 +14,31 @@ gives a ``Snapshot`` of any mode. See ``help(longstraw.Rendezvous)`` and the
 README for the full API.
 """
 
+import os as _os
+
 from ._types import IndexArray
-from ._longstraw import (
-    BoundedLoad,
-    Lease,
-    NoEligibleNodeError,
-    Rendezvous,
-    Snapshot,
-    __version__,
-    backend,
-    pack,
-)
+
+# The native extension (_longstraw) where one was built for this platform; else, or when
+# LONGSTRAW_PYTHON_BACKEND=wasm, the portable one: the C ABI compiled to WebAssembly under wasmtime
+# (longstraw._wasm; its ImportError says how to install wasmtime). Both have the same API.
+if _os.environ.get("LONGSTRAW_PYTHON_BACKEND") == "wasm":
+    from ._wasm import BoundedLoad, Lease, NoEligibleNodeError, Rendezvous, Snapshot, __version__, backend, pack
+else:
+    try:
+        from ._longstraw import (
+            BoundedLoad,
+            Lease,
+            NoEligibleNodeError,
+            Rendezvous,
+            Snapshot,
+            __version__,
+            backend,
+            pack,
+        )
+    except ModuleNotFoundError as _e:
+        if _e.name != __name__ + "._longstraw" or _os.environ.get("LONGSTRAW_PYTHON_BACKEND") == "native":
+            raise
+        from ._wasm import BoundedLoad, Lease, NoEligibleNodeError, Rendezvous, Snapshot, __version__, backend, pack
 
 __all__ = [
     "IndexArray",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._longstraw import NoEligibleNodeError, Rendezvous
+from . import NoEligibleNodeError, Rendezvous
 
 
 class LongstrawHash:

@@ -1,0 +1,103 @@
+"""Batches of keys: ``pack`` and ``Snapshot.owner_indices`` (batch.rs's twin)."""
+
+from __future__ import annotations
+
+import array
+import struct
+from typing import Any
+
+from ._convert import KEYS_EXPECTED, items, key_bytes, uint_arg, wrong_type, U64_MAX
+
+OFFSETS_EXPECTED = "a buffer of 32- or 64-bit integers or a sequence of ints"
+
+
+def _new_array(values: bytes, dtype: str, code: str) -> Any:
+    try:
+        import numpy as np
+    except ImportError:
+        a = array.array(code)
+        a.frombytes(values)
+        return a
+    return np.frombuffer(values, dtype=dtype).copy()
+
+
+def pack(keys: Any) -> tuple[bytes, Any]:
+    parts = [key_bytes(k) for k in items(keys, "keys", KEYS_EXPECTED)]
+    offs = [0]
+    for p in parts:
+        offs.append(offs[-1] + len(p))
+    return b"".join(parts), _new_array(struct.pack(f"={len(offs)}Q", *offs), "uint64", "Q")
+
+
+def _offsets(obj: Any, key_len: int) -> list[int]:
+    mv = None
+    if not isinstance(obj, (str, bytes)):
+        try:
+            mv = memoryview(obj)
+        except TypeError:
+            if hasattr(obj, "__array__"):
+                import numpy as np
+
+                mv = memoryview(np.ascontiguousarray(obj))
+    if mv is not None:
+        if mv.ndim > 1:
+            raise ValueError(f"offsets must be one-dimensional, not {mv.ndim}-dimensional")
+        fmt = mv.format.lstrip("@=<")
+        sizes = {"I": 4, "L": mv.itemsize, "Q": 8, "i": 4, "l": mv.itemsize, "q": 8, "N": mv.itemsize}
+        if fmt in sizes and mv.itemsize in (4, 8):
+            vals = mv.tolist()
+            if fmt.islower():
+                for at, v in enumerate(vals):
+                    if v < 0:
+                        raise ValueError(f"offsets[{at}] is negative: {v}")
+            return vals  # type: ignore[no-any-return]
+    if isinstance(obj, (str, bytes)):
+        raise wrong_type("offsets", OFFSETS_EXPECTED, obj)
+    try:
+        it = iter(obj)
+    except TypeError:
+        raise wrong_type("offsets", OFFSETS_EXPECTED, obj) from None
+    out: list[int] = []
+    for at, item in enumerate(it):
+        v = uint_arg(item, f"offsets[{at}]", U64_MAX)
+        out.append(v)
+        if v > key_len or (at > 0 and v < out[at - 1]):
+            break
+    return out
+
+
+def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
+    if isinstance(keys, str):
+        raise TypeError("keys must be a bytes-like buffer of concatenated keys, not str (encode it first)")
+    if isinstance(keys, bytes):
+        blob = keys
+    else:
+        try:
+            blob = memoryview(keys).cast("B").tobytes() if not isinstance(keys, memoryview) else keys.tobytes()
+        except TypeError:
+            if hasattr(keys, "__array__"):
+                import numpy as np
+
+                blob = np.ascontiguousarray(keys).tobytes()
+            else:
+                raise wrong_type("keys", "a bytes-like buffer of concatenated keys", keys) from None
+    offs = _offsets(offsets, len(blob))
+    if len(offs) < 2:
+        offs = [0]
+    n = len(offs) - 1
+    packed = struct.pack(f"<{len(offs)}Q", *offs)
+    raw = view.owners_packed(blob, packed, n) if offs else view.owners_packed(blob, packed, 0)
+    if out is None:
+        return _new_array(raw, "<u4", "I")
+    try:
+        mv = memoryview(out)
+    except TypeError:
+        raise wrong_type("out", "a writable buffer of uint32 (format 'I')", out) from None
+    if mv.format.lstrip("@=<") not in ("I", "L") or mv.itemsize != 4:
+        raise wrong_type("out", "a writable buffer of uint32 (format 'I')", out)
+    if mv.readonly:
+        raise ValueError("out is read-only")
+    if mv.nbytes // 4 != n:
+        raise ValueError(f"out has {mv.nbytes // 4} items but there are {n} keys")
+    mv.cast("B")[:] = raw
+    return out
