@@ -82,7 +82,7 @@ def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
             else:
                 raise wrong_type("keys", "a bytes-like buffer of concatenated keys", keys) from None
     offs = _offsets(offsets, len(blob))
-    if len(offs) < 2:
+    if not offs:  # no offsets: no keys (one offset is checked against the key bytes, and gives no key)
         offs = [0]
     n = len(offs) - 1
     packed = struct.pack(f"<{len(offs)}Q", *offs)

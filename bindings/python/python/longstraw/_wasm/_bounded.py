@@ -24,6 +24,8 @@ DEFAULT_BALANCE_FACTOR = 1.25
 def _factor(obj: object) -> float:
     if isinstance(obj, bool):
         raise TypeError("balance_factor must be a number, not bool")
+    if not (hasattr(type(obj), "__float__") or hasattr(type(obj), "__index__")):  # as PyFloat_AsDouble
+        raise TypeError(f"balance_factor must be a number, not {type(obj).__name__}")
     try:
         return float(obj)  # type: ignore[arg-type]
     except (TypeError, ValueError):
