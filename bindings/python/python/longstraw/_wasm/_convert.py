@@ -32,8 +32,12 @@ def key_bytes(key: object, what: str = "key") -> bytes:
         return key.encode()
     if isinstance(key, bytes):
         return bytes(key)
-    if isinstance(key, (bytearray, memoryview)):
+    if isinstance(key, bytearray):
         return bytes(key)
+    if isinstance(key, memoryview):
+        if not key.c_contiguous:  # what PyObject_GetBuffer(PyBUF_SIMPLE) raises natively
+            raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        return key.tobytes()
     raise wrong_type(what, KEY_TYPES, key)
 
 
