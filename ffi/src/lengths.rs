@@ -6,7 +6,7 @@
 use longstraw::MAX_NODE_ID_LEN;
 
 use crate::boundary::{in_slice, FfiResult};
-use crate::result::longstraw_result::{self, LONGSTRAW_INVALID_DOMAIN, LONGSTRAW_INVALID_NODE_ID};
+use crate::result::longstraw_result::{self, LONGSTRAW_INVALID_DOMAIN, LONGSTRAW_INVALID_NODE_ID, LONGSTRAW_UNKNOWN_NODE};
 use crate::result::record_message;
 
 /// The longest domain label (SPEC.md §12), the same limit as an id.
@@ -23,6 +23,12 @@ pub(crate) unsafe fn id_arg<'a>(id: *const u8, len: usize, too_long: longstraw_r
         // The set's words for an id that is too long to add (the same text every language shows).
         if too_long == LONGSTRAW_INVALID_NODE_ID {
             record_message(longstraw::Error::NodeIdTooLong { len }.to_string());
+        } else if too_long == LONGSTRAW_UNKNOWN_NODE {
+            // The set's words for an id it does not hold (the id cut short, and its length).
+            // SAFETY: forwarded contract: `id` is NULL or points to `len` readable bytes.
+            if let Ok(bytes) = unsafe { in_slice(id, len) } {
+                record_message(longstraw_set::Error::UnknownNode { id: bytes.to_vec() }.to_string());
+            }
         }
         return Err(too_long);
     }

@@ -81,8 +81,8 @@ def _offsets(obj: Any, key_len: int) -> list[int]:
 
                 mv = memoryview(np.ascontiguousarray(obj))
     if mv is not None:
-        if mv.ndim > 1:
-            raise ValueError(f"offsets must be one-dimensional, not {mv.ndim}-dimensional")
+        if mv.ndim != 1:  # offsets_shape.rs's check and message
+            raise ValueError(f"offsets must be a one-dimensional buffer, got {mv.ndim} dimensions (shape {mv.shape})")
         kind = _int_type(mv, "offsets", obj)
         code = _STANDARD.get(kind) if kind is not None else None
         if code is not None:
