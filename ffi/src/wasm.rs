@@ -184,7 +184,12 @@ pub unsafe extern "C" fn longstraw_wasm_rendezvous_secret(
     boundary(|| {
         // SAFETY: forwarded contract.
         let (held, out) = unsafe { (crate::held::held(r)?, out_slice(out, out_len)?) };
-        let secret = held.set.snapshot().options().secret.ok_or(LONGSTRAW_INVALID_PARAMETER)?;
+        let secret = held
+            .set
+            .snapshot()
+            .options()
+            .secret
+            .ok_or(LONGSTRAW_INVALID_PARAMETER)?;
         let bytes = secret.expose_bytes();
         if out.len() != bytes.len() {
             return Err(LONGSTRAW_LENGTH_MISMATCH);
@@ -218,12 +223,23 @@ pub unsafe extern "C" fn longstraw_wasm_load_bytes_keyed(
     boundary(|| {
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
-        let (data, path, secret) =
-            unsafe { (in_slice(data, data_len)?, text_arg(path, "path")?, in_slice(secret, secret_len)?) };
+        let (data, path, secret) = unsafe {
+            (
+                in_slice(data, data_len)?,
+                text_arg(path, "path")?,
+                in_slice(secret, secret_len)?,
+            )
+        };
         let secret = longstraw::Secret::from_bytes(secret).map_err(crate::result::longstraw_result::from)?;
         let (m, origin) = match path {
-            Some(p) => (longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?, p),
-            None => (longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?, "<data>"),
+            Some(p) => (
+                longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?,
+                p,
+            ),
+            None => (
+                longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?,
+                "<data>",
+            ),
         };
         let set = m.build_keyed(Some(secret), None).map_err(|mut e| {
             e.origin = origin.to_string();
