@@ -500,12 +500,12 @@ class Snapshot:
 Rendezvous.__module__ = Snapshot.__module__ = "longstraw"
 text_signature(Rendezvous, f"nodes, *, weights=None, domains=None, {SET_OPTIONS_SIGNATURE}")
 text_signature(
-    Rendezvous.table.__func__,
+    Rendezvous.table.__func__,  # type: ignore[attr-defined]
     "cls, nodes, *, partition_bits=None, replicas=1, distinct_domains=False, balance=None, weights=None, "
     f"domains=None, {SET_OPTIONS_SIGNATURE}",
 )
 text_signature(
-    Rendezvous.skeleton.__func__,
+    Rendezvous.skeleton.__func__,  # type: ignore[attr-defined]
     f"cls, nodes, *, fanout_bits=None, levels=None, weights=None, domains=None, {SET_OPTIONS_SIGNATURE}",
 )
 
