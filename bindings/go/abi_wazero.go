@@ -502,22 +502,63 @@ func newSetFrom(members snapRef, o *setOptions) (*handle, result, string) {
 	})
 }
 
-func loadBytesOp(data []byte) famOp {
+// loadOp loads a membership from data (pathZ, NUL-terminated, names the file
+// it came from; nil for bytes). Its first run, in create, reads a keyed
+// file's secret from its source; every later run (a copy in another instance
+// of the pool) builds the set with the secret that first run read
+// (longstraw_wasm_rendezvous_secret, longstraw_wasm_load_bytes_keyed), not
+// reading the source again: a FIFO gives its content once, and a rotated
+// secret file would give a copy that places keys differently. The secret
+// stays in this process, as in a cgo build, and is never shown.
+func loadOp(data, pathZ []byte) famOp {
 	data = cloneBytes(data)
+	first := true
+	var secret []byte
 	return func(in *winst, _ uint32) (uint32, result, string) {
-		addrs, base, ok := in.putArgs(data)
+		if !first && secret != nil {
+			a, base, ok := in.putArgs(data, pathZ, secret)
+			if !ok {
+				return 0, in.oomOrTrap(), ""
+			}
+			code := in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
+				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
+			if code != resultOK {
+				return 0, code, in.message(code)
+			}
+			return in.u32(base + outA), resultOK, ""
+		}
+		a, base, ok := in.putArgs(data, pathZ)
 		if !ok {
 			return 0, in.oomOrTrap(), ""
 		}
-		code := in.code("longstraw_rendezvous_load_bytes", uint64(addrs[0]), uint64(len(data)), uint64(base+outA))
+		var code result
+		if pathZ == nil {
+			code = in.code("longstraw_rendezvous_load_bytes", uint64(a[0]), uint64(len(data)), uint64(base+outA))
+		} else {
+			code = in.code("longstraw_wasm_load_file_bytes", uint64(a[0]), uint64(len(data)), uint64(a[1]), uint64(base+outA))
+		}
 		if code != resultOK {
 			return 0, code, in.message(code)
 		}
-		return in.u32(base + outA), resultOK, ""
+		set := in.u32(base + outA)
+		if first {
+			// Run once, in create, before the op joins the log (later runs read
+			// first and secret after the log's atomic store).
+			b, _, ok := in.putArgs(make([]byte, 16))
+			if !ok {
+				in.call("longstraw_rendezvous_free", uint64(set))
+				return 0, in.oomOrTrap(), ""
+			}
+			if in.code("longstraw_wasm_rendezvous_secret", uint64(set), uint64(b[0]), 16) == resultOK {
+				secret = append([]byte(nil), in.bytesAt(b[0], 16)...)
+			}
+			first = false
+		}
+		return set, resultOK, ""
 	}
 }
 
-func loadBytesHandle(data []byte) (*handle, result, string) { return create(loadBytesOp(data)) }
+func loadBytesHandle(data []byte) (*handle, result, string) { return create(loadOp(data, nil)) }
 
 // loadFileHandle reads the file in Go (the module reads no membership file),
 // once, so that a pipe works; the module parses its bytes as the file's
@@ -532,18 +573,7 @@ func loadFileHandle(path string) (*handle, result, string) {
 		}
 		return nil, resultBadFile, path + ": " + err.Error()
 	}
-	pathZ := append([]byte(path), 0)
-	return create(func(in *winst, _ uint32) (uint32, result, string) {
-		a, base, ok := in.putArgs(data, pathZ)
-		if !ok {
-			return 0, in.oomOrTrap(), ""
-		}
-		code := in.code("longstraw_wasm_load_file_bytes", uint64(a[0]), uint64(len(data)), uint64(a[1]), uint64(base+outA))
-		if code != resultOK {
-			return 0, code, in.message(code)
-		}
-		return in.u32(base + outA), resultOK, ""
-	})
+	return create(loadOp(data, append([]byte(path), 0)))
 }
 
 // free releases the set; snapshots taken of it stay usable.

@@ -250,3 +250,52 @@ pub unsafe extern "C" fn longstraw_wasm_load_bytes_keyed(
         Ok(())
     })
 }
+
+/// Checks a failure-domain label's length as a set does (1 to 65535 bytes),
+/// for a host whose language tells "no label" (`None`) from an empty label:
+/// the C ABI reads a label of length 0 as no label, so such a host asks here
+/// before passing an empty label and gets `LONGSTRAW_INVALID_DOMAIN` with the
+/// set's message.
+#[unsafe(no_mangle)]
+pub extern "C" fn longstraw_wasm_check_label(len: usize) -> crate::result::longstraw_result {
+    crate::boundary::boundary(|| {
+        if len == 0 || len > longstraw::MAX_NODE_ID_LEN {
+            crate::result::record_message(longstraw_set::Error::InvalidDomain { len }.to_string());
+            return Err(crate::result::longstraw_result::LONGSTRAW_INVALID_DOMAIN);
+        }
+        Ok(())
+    })
+}
+
+/// `longstraw_bounded_new` with `has_seed` saying whether a seed was given
+/// (1) or not (0), as `longstraw_options.has_seed` does for the other sets:
+/// a seed of 0 given next to a secret is then refused as any other seed is
+/// (`LONGSTRAW_CONFLICTING_OPTIONS`), as the hosts' native faces refuse it.
+///
+/// # Safety
+/// As `longstraw_bounded_new`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_bounded_new(
+    has_seed: u32,
+    seed: u64,
+    secret: *const u8,
+    secret_len: usize,
+    placement: u32,
+    balance_factor: f64,
+    out: *mut *mut crate::bounded::longstraw_bounded,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, Out};
+    boundary(|| {
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let mut options = unsafe { crate::bounded::options(seed, secret, secret_len, placement)? };
+        if has_seed != 0 {
+            options.seed = Some(seed);
+        }
+        let set = longstraw_set::BoundedLoad::new(std::iter::empty::<&[u8]>(), options, balance_factor)?;
+        let ptr = Box::into_raw(Box::new(set)).cast::<crate::bounded::longstraw_bounded>();
+        // SAFETY: checked by Out::new; validity is this function's contract.
+        unsafe { out.write(ptr) };
+        Ok(())
+    })
+}

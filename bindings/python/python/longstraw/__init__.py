@@ -15,13 +15,26 @@ README for the full API.
 """
 
 import os as _os
+from typing import TYPE_CHECKING
 
 from ._types import IndexArray
 
 # The native extension (_longstraw) where one was built for this platform; else, or when
 # LONGSTRAW_PYTHON_BACKEND=wasm, the portable one: the C ABI compiled to WebAssembly under wasmtime
 # (longstraw._wasm; its ImportError says how to install wasmtime). Both have the same API.
-if _os.environ.get("LONGSTRAW_PYTHON_BACKEND") == "wasm":
+if TYPE_CHECKING:
+    # Type checkers read the stub (_longstraw.pyi, the one typed API), whichever backend runs.
+    from ._longstraw import (
+        BoundedLoad,
+        Lease,
+        NoEligibleNodeError,
+        Rendezvous,
+        Snapshot,
+        __version__,
+        backend,
+        pack,
+    )
+elif _os.environ.get("LONGSTRAW_PYTHON_BACKEND") == "wasm":
     from ._wasm import BoundedLoad, Lease, NoEligibleNodeError, Rendezvous, Snapshot, __version__, backend, pack
 else:
     try:

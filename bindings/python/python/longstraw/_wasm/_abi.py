@@ -105,6 +105,8 @@ def add_batch(
     offs = _offsets(ids)
     ws = struct.pack(f"<{len(weights)}d", *weights)
     if domains is not None:
+        if any(d is not None and not d for d in domains):
+            check_label(inst, b"")
         labels = [d or b"" for d in domains]
         dblob, doffs = b"".join(labels), _offsets(labels)
     else:
@@ -136,7 +138,15 @@ def secret_of(inst: Instance, s: int) -> bytes | None:
     return inst.read(inst.out(0), 16)
 
 
+def check_label(inst: Instance, label: bytes) -> None:
+    """The C ABI reads an empty label as no label; a label given empty is refused here, with the set's
+    message (Python tells None, no label, from an empty one)."""
+    check(inst, inst.code("longstraw_wasm_check_label", len(label)))
+
+
 def add(inst: Instance, s: int, id_: bytes, w: float, domain: bytes | None) -> int:
+    if domain is not None and not domain:
+        check_label(inst, domain)
     if domain is None:
         (p,) = inst.put_args(id_)
         check(inst, inst.code("longstraw_rendezvous_add", s, p, len(id_), w))
@@ -159,6 +169,8 @@ def set_weight(inst: Instance, s: int, id_: bytes, w: float) -> int:
 
 
 def set_domain(inst: Instance, s: int, id_: bytes, domain: bytes | None) -> int:
+    if domain is not None and not domain:
+        check_label(inst, domain)
     p, q = inst.put_args(id_, domain)
     check(inst, inst.code("longstraw_rendezvous_set_domain", s, p, len(id_), q, len(domain or b"")))
     return s

@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from . import _abi
-from ._convert import key_bytes, node_id, node_id_bytes, parse_options, weight
+from ._convert import SET_OPTIONS_SIGNATURE, key_bytes, node_id, node_id_bytes, parse_options, text_signature, weight
 
 _weight = weight
 from ._errors import check
@@ -52,8 +52,9 @@ class BoundedLoad:
         secret = o.secret
         a = inst.put_args(secret)
         sp = a[0] if secret is None or len(secret) else inst.scratch + 64
-        check(inst, inst.code("longstraw_bounded_new", o.seed or 0, sp, len(secret or b""), o.placement,
-                              factor, inst.out(0)))
+        # has_seed: an explicit seed=0 next to a secret is refused, as natively
+        check(inst, inst.code("longstraw_wasm_bounded_new", o.seed is not None, o.seed or 0, sp,
+                              len(secret or b""), o.placement, factor, inst.out(0)))
         self._h = inst.u32(inst.out(0))
         self._inst = inst
         for b, w in zip(ids, ws):
@@ -220,3 +221,4 @@ class Lease:
 
 
 BoundedLoad.__module__ = Lease.__module__ = "longstraw"
+text_signature(BoundedLoad, f"nodes, balance_factor=1.25, weights=None, *, {SET_OPTIONS_SIGNATURE}")

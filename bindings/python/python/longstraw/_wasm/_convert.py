@@ -32,8 +32,12 @@ def key_bytes(key: object, what: str = "key") -> bytes:
         return key.encode()
     if isinstance(key, bytes):
         return bytes(key)
-    if isinstance(key, (bytearray, memoryview)):
+    if isinstance(key, bytearray):
         return bytes(key)
+    if isinstance(key, memoryview):
+        if not key.c_contiguous:  # what PyObject_GetBuffer(PyBUF_SIMPLE) raises natively
+            raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        return key.tobytes()
     raise wrong_type(what, KEY_TYPES, key)
 
 
@@ -237,6 +241,21 @@ def parse_options(function: str, kwargs: dict[str, Any]) -> SetOptions:
     if first is not None:
         raise first
     return o
+
+
+# The set-wide keywords as the native extension's signatures show them (options.rs's
+# set_options_signature): the constructors take them as **options and read them with parse_options.
+SET_OPTIONS_SIGNATURE = "seed=None, secret=None, placement=1"
+
+
+def text_signature(obj: Any, params: str) -> None:
+    """Gives obj (a class, or a function whose first parameter is cls) the signature that
+    ``inspect.signature`` shows for the native extension's ``__text_signature__`` ``(params)``."""
+    import inspect
+
+    scope: dict[str, Any] = {}
+    exec(f"def f({params}): pass", scope)
+    obj.__signature__ = inspect.signature(scope["f"])
 
 
 def shape_arg(obj: object, name: str, maximum: int) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import _abi, _files
 from ._convert import (
+    SET_OPTIONS_SIGNATURE,
     U64_MAX,
     domain_label,
     items,
@@ -21,6 +22,7 @@ from ._convert import (
     parse_options,
     shape_arg,
     show,
+    text_signature,
     uint_arg,
     weight,
     SetOptions,
@@ -496,6 +498,16 @@ class Snapshot:
 
 
 Rendezvous.__module__ = Snapshot.__module__ = "longstraw"
+text_signature(Rendezvous, f"nodes, *, weights=None, domains=None, {SET_OPTIONS_SIGNATURE}")
+text_signature(
+    Rendezvous.table.__func__,  # type: ignore[attr-defined]
+    "cls, nodes, *, partition_bits=None, replicas=1, distinct_domains=False, balance=None, weights=None, "
+    f"domains=None, {SET_OPTIONS_SIGNATURE}",
+)
+text_signature(
+    Rendezvous.skeleton.__func__,  # type: ignore[attr-defined]
+    f"cls, nodes, *, fanout_bits=None, levels=None, weights=None, domains=None, {SET_OPTIONS_SIGNATURE}",
+)
 
 
 def backend() -> str:
