@@ -383,7 +383,9 @@ class Snapshot:
         self = object.__new__(cls)
         self._v = view
         fam = view.family
-        fam.hold(view.version)
+        while not fam.hold(view.version):  # compacted away meanwhile: the current version is newer
+            view = view.state.view()
+        self._v = view
         weakref.finalize(self, fam.drop, view.version)
         return self
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import functools
 import struct
 import threading
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
 from . import _abi
 from ._convert import KEYS_EXPECTED, count, items, key_bytes, node_id_bytes
-from ._family import Family
+from ._family import Family, Gone
 
 _MAX_TABLE_REPLICAS = 32
 
@@ -36,22 +37,35 @@ class SetState:
         self.lock = threading.Lock()
 
     def view(self, version: int | None = None) -> "View":
-        v = len(self.family.log) if version is None else version
-        view = self.views.get(v)
-        if view is None:
-            info = self.family.run(v, _abi.info)
-            view = View(self, v, info)
-            with self.lock:
-                if version is None:  # keep only the current version and versions snapshots hold
-                    held = self.family.refs
-                    for old in [k for k in self.views if k != v and not held.get(k)]:
-                        del self.views[old]
-                self.views[v] = view
+        fam = self.family
+        while True:
+            v = fam.version if version is None else version
+            view = self.views.get(v)
+            if view is not None:
+                return view
+            # a view holds its version, so that a compaction keeps it servable while it is in use
+            if fam.hold(v):
+                break
+            if version is not None:
+                raise Gone(v)
+        try:
+            info = fam.info(v)
+        except BaseException:
+            fam.drop(v)
+            raise
+        view = View(self, v, info)
+        weakref.finalize(view, fam.drop, v)
+        with self.lock:
+            if version is None:  # keep only the current version and versions snapshots hold
+                held = fam.refs  # a cached view holds its version once, a snapshot once more
+                for old in [k for k in self.views if k != v and held.get(k, 0) <= 1]:
+                    del self.views[old]
+            self.views[v] = view
         return view
 
 
 class View:
-    __slots__ = ("state", "family", "version", "info", "ids", "_owner")
+    __slots__ = ("state", "family", "version", "info", "ids", "_owner", "__weakref__")
 
     def __init__(self, state: SetState, version: int, info: _abi.Info) -> None:
         self.state = state
