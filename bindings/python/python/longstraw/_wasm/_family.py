@@ -134,6 +134,7 @@ class Family:
         self.base = 0
         self.olds: dict[int, Base] = {}  # bases of held versions older than base + 1
         self.compacts = True
+        self.retry_at = 0  # the log's length at which to try again after a compaction did not happen
         self.writer = threading.Lock()
         self.lock = threading.RLock()  # an RLock: a Snapshot's finalizer may run drop() under it
         self.idle: list[Replica] = []
@@ -270,17 +271,27 @@ class Family:
                 inst.set = op(inst, inst.set)
                 self.log.append(op)
                 inst.applied = version + 1
-                if self.compacts and len(self.log) >= COMPACT_AFTER:
-                    self._compact(inst)
+                if self.compacts and len(self.log) >= max(COMPACT_AFTER, self.retry_at):
+                    try:
+                        self._compact(inst)
+                    except Trap:  # the change itself succeeded; inst is discarded on release
+                        pass
             finally:
                 self.release(inst)
 
     def _compact(self, inst: Replica) -> None:
         """Replaces the log by a base of inst's copy (at the current version), under the writer lock;
         every held version older than it gets a base of its own first."""
+        try:
+            _abi.save_bytes(inst, inst.set, _ORIGIN, None, None)
+        except Trap:
+            raise
+        except Exception:  # a keyed set with no source to name: never compacts
+            self.compacts = False
+            return
+        self.retry_at = len(self.log) + COMPACT_AFTER  # when this one does not happen
         base = capture(inst, inst.set)
         if base is None:
-            self.compacts = False
             return
         version = self.version
         with self.lock:  # no version is held or compacted away meanwhile
@@ -307,6 +318,7 @@ class Family:
         self.olds.update(olds)
         self.log = [base]
         self.base = version - 1  # inst keeps its copy (and its generation offset)
+        self.retry_at = 0
 
     def create(self, op: Op) -> None:
         """The first log entry, run now so that a bad argument fails here."""
