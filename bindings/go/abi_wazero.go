@@ -69,17 +69,23 @@ type winst struct {
 type famOp func(in *winst, set uint32) (uint32, result, string)
 
 type family struct {
-	env     []string
-	dir     string                  // the working folder when the set was made
-	wmu     sync.Mutex              // serialises changes
-	mu      sync.Mutex              // refs, alive
-	log     atomic.Pointer[[]famOp] // replaced, never changed
-	pool    chan *winst
-	slots   chan struct{}
-	refs    map[int]int // live snapRefs per version
-	deadGen atomic.Uint64
-	alive   bool        // the handle is not freed
-	done    atomic.Bool // the handle is freed and no view is alive: instances close
+	env  []string
+	dir  string                 // the working folder when the set was made
+	wmu  sync.Mutex             // serialises changes
+	mu   sync.Mutex             // refs, alive
+	log  atomic.Pointer[famLog] // replaced, never changed
+	olds map[int]famOp          // bases of held versions older than log.base+1 (under mu)
+	// Under wmu: whether the set compacts at all (a keyed set made in code
+	// cannot be rendered without naming a secret source), and the log length
+	// at which to try again after a compaction that did not happen.
+	compacts bool
+	retryAt  int
+	pool     chan *winst
+	slots    chan struct{}
+	refs     map[int]int // live snapRefs per version
+	deadGen  atomic.Uint64
+	alive    bool        // the handle is not freed
+	done     atomic.Bool // the handle is freed and no view is alive: instances close
 }
 
 // scratch layout: out-parameters first, then the arguments.
@@ -98,8 +104,9 @@ func newFamily() *family {
 	for range n {
 		f.slots <- struct{}{}
 	}
-	empty := []famOp{}
-	f.log.Store(&empty)
+	f.log.Store(&famLog{})
+	f.olds = map[int]famOp{}
+	f.compacts = true
 	return f
 }
 
@@ -290,11 +297,51 @@ func (f *family) finishIfDone() {
 	}
 }
 
+// famLog is the family's log: ops[0] leads to version base+1 (from nothing
+// when base > 0: it is then a base, see compactAfter), each later entry to
+// the next version. Versions are absolute: base + len(ops) is the current one.
+type famLog struct {
+	base int
+	ops  []famOp
+}
+
+func (l *famLog) version() int { return l.base + len(l.ops) }
+
+// compactAfter is the log length at which a change replaces the log by one
+// base: an entry that loads the set from the membership file text the module
+// renders of it (longstraw_rendezvous_save_bytes), checked to render the same
+// text when loaded back, with a keyed set's secret passed in
+// (longstraw_wasm_load_bytes_keyed) rather than read again. A version a live
+// snapshot holds that is older than the new base gets a base of its own.
+var compactAfter = 256
+
+// opsFor is what rebuilds version from nothing: its own base, or a prefix of
+// the log (nil when the version is no longer servable).
+func (f *family) opsFor(version int) []famOp {
+	l := f.log.Load()
+	f.mu.Lock()
+	old := f.olds[version]
+	f.mu.Unlock()
+	if old != nil {
+		return []famOp{old}
+	}
+	if l.base < version && version <= l.version() {
+		return l.ops[:version-l.base]
+	}
+	return nil
+}
+
 // catchUp applies the log up to version on the instance's copy; a copy past
 // version is not moved back (see snapAt).
-func (f *family) catchUp(in *winst, log []famOp, version int) (result, string) {
+func (f *family) catchUp(in *winst, l *famLog, version int) (result, string) {
 	for in.applied < version {
-		set, code, msg := log[in.applied](in, in.set)
+		var op famOp
+		if in.applied <= l.base {
+			op = l.ops[0] // a base frees the copy it is given
+		} else {
+			op = l.ops[in.applied-l.base]
+		}
+		set, code, msg := op(in, in.set)
 		if code != resultOK {
 			// The log holds only operations that succeeded; a replay that
 			// fails leaves the copy unusable.
@@ -305,7 +352,11 @@ func (f *family) catchUp(in *winst, log []famOp, version int) (result, string) {
 			return code, msg
 		}
 		in.set = set
-		in.applied++
+		if in.applied <= l.base {
+			in.applied = l.base + 1
+		} else {
+			in.applied++
+		}
 	}
 	return resultOK, ""
 }
@@ -321,23 +372,27 @@ func (f *family) snapAt(in *winst, version int) (uint32, result) {
 		in.lastVersion, in.lastSnap = version, h
 		return h, resultOK
 	}
-	log := *f.log.Load()
+	l := f.log.Load()
 	base, ok := in.args(0)
 	if !ok {
 		return 0, in.oomOrTrap()
 	}
 	var set uint32
 	temp := false
-	if in.applied <= version {
-		if code, _ := f.catchUp(in, log, version); code != resultOK {
+	if in.applied <= version && version > l.base {
+		if code, _ := f.catchUp(in, l, version); code != resultOK {
 			return 0, code
 		}
 		set = in.set
 	} else {
 		temp = true
-		for i := 0; i < version; i++ {
+		ops := f.opsFor(version)
+		if ops == nil {
+			return 0, resultInternalError
+		}
+		for _, op := range ops {
 			var code result
-			if set, code, _ = log[i](in, set); code != resultOK {
+			if set, code, _ = op(in, set); code != resultOK {
 				in.broken = true
 				return 0, resultInternalError
 			}
@@ -389,8 +444,7 @@ func create(first famOp) (*handle, result, string) {
 		return nil, code, msg
 	}
 	in.set, in.applied = set, 1
-	log := []famOp{first}
-	f.log.Store(&log)
+	f.log.Store(&famLog{ops: []famOp{first}})
 	f.release(in)
 	h := &handle{f: f}
 	runtime.SetFinalizer(h, (*handle).free)
@@ -466,7 +520,7 @@ func newSetHandle(o *setOptions) (*handle, result, string) { return create(newFl
 // newSetFrom makes a table or skeleton of the members' nodes: its first log
 // entry replays the members' log into a scratch set of the same instance.
 func newSetFrom(members snapRef, o *setOptions) (*handle, result, string) {
-	prefix := (*members.f.log.Load())[:members.version]
+	prefix := members.f.opsFor(members.version) // held by members: servable
 	oc := *o
 	oc.secret = cloneBytes(o.secret)
 	return create(func(in *winst, _ uint32) (uint32, result, string) {
@@ -599,8 +653,8 @@ func (h *handle) mutate(op famOp) (result, string) {
 		return code, ""
 	}
 	defer f.release(in)
-	log := *f.log.Load()
-	if code, msg := f.catchUp(in, log, len(log)); code != resultOK {
+	l := f.log.Load()
+	if code, msg := f.catchUp(in, l, l.version()); code != resultOK {
 		return code, msg
 	}
 	set, code, msg := op(in, in.set)
@@ -611,10 +665,146 @@ func (h *handle) mutate(op famOp) (result, string) {
 		in.broken = true
 		return code, msg
 	}
-	next := append(log[:len(log):len(log)], op)
-	f.log.Store(&next)
-	in.set, in.applied = set, len(next)
+	n := len(l.ops)
+	next := &famLog{base: l.base, ops: append(l.ops[:n:n], op)}
+	f.log.Store(next)
+	in.set, in.applied = set, next.version()
+	if f.compacts && len(next.ops) >= max(compactAfter, f.retryAt) {
+		f.compact(in, next)
+	}
 	return resultOK, ""
+}
+
+// saveBytes renders set as a membership file, naming no secret source (a
+// keyed set loaded from a file names the one it remembers).
+func saveBytes(in *winst, set uint32) ([]byte, result) {
+	a, base, ok := in.putArgs([]byte("<data>\x00"))
+	if !ok {
+		return nil, in.oomOrTrap()
+	}
+	code := in.code("longstraw_rendezvous_save_bytes", uint64(set), uint64(a[0]), 0, 0, uint64(base+outA), uint64(base+outB))
+	if code != resultOK {
+		return nil, code
+	}
+	p, n := in.u32(base+outA), in.u32(base+outB)
+	text := cloneBytes(in.bytesAt(p, n))
+	in.call("longstraw_bytes_free", uint64(p), uint64(n))
+	return text, resultOK
+}
+
+// secretOf is a keyed set's secret (nil for an unkeyed one); never shown.
+func secretOf(in *winst, set uint32) ([]byte, bool) {
+	b, _, ok := in.putArgs(make([]byte, 16))
+	if !ok {
+		return nil, false
+	}
+	if in.code("longstraw_wasm_rendezvous_secret", uint64(set), uint64(b[0]), 16) != resultOK {
+		return nil, !in.broken
+	}
+	return append([]byte(nil), in.bytesAt(b[0], 16)...), true
+}
+
+// baseOp frees the set it is given and loads data (with secret, a keyed
+// set's, passed in rather than read from the source data names).
+func baseOp(data, secret []byte) famOp {
+	pathZ := []byte("<data>\x00")
+	return func(in *winst, set uint32) (uint32, result, string) {
+		if set != 0 {
+			in.call("longstraw_rendezvous_free", uint64(set))
+		}
+		var code result
+		var base uint32
+		if secret != nil {
+			a, b, ok := in.putArgs(data, pathZ, secret)
+			if !ok {
+				return 0, in.oomOrTrap(), ""
+			}
+			base = b
+			code = in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
+				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
+		} else {
+			a, b, ok := in.putArgs(data)
+			if !ok {
+				return 0, in.oomOrTrap(), ""
+			}
+			base = b
+			code = in.code("longstraw_rendezvous_load_bytes", uint64(a[0]), uint64(len(data)), uint64(base+outA))
+		}
+		if code != resultOK {
+			return 0, code, in.message(code)
+		}
+		return in.u32(base + outA), resultOK, ""
+	}
+}
+
+// capture is a base for set (a handle in in), or nil when it cannot be
+// rendered or does not load back to the same text and secret.
+func capture(in *winst, set uint32) famOp {
+	data, code := saveBytes(in, set)
+	if code != resultOK {
+		return nil
+	}
+	secret, ok := secretOf(in, set)
+	if !ok {
+		return nil
+	}
+	op := baseOp(data, secret)
+	t, code, _ := op(in, 0)
+	if code != resultOK {
+		return nil
+	}
+	again, code := saveBytes(in, t)
+	secret2, ok := secretOf(in, t)
+	in.call("longstraw_rendezvous_free", uint64(t))
+	if code != resultOK || !ok || string(again) != string(data) || string(secret2) != string(secret) || in.broken {
+		return nil
+	}
+	return op
+}
+
+// compact replaces the log l (the current one, under wmu; in's copy is at
+// its version) by one base, after giving every held version older than it a
+// base of its own. Nothing changes when any of that fails.
+func (f *family) compact(in *winst, l *famLog) {
+	if _, code := saveBytes(in, in.set); code != resultOK {
+		if code != resultTrap && !in.broken {
+			f.compacts = false // a keyed set with no source to name
+		}
+		return
+	}
+	f.retryAt = len(l.ops) + compactAfter // when this one does not happen
+	base := capture(in, in.set)
+	if base == nil {
+		return
+	}
+	version := l.version()
+	f.mu.Lock() // no version is held or dropped meanwhile
+	defer f.mu.Unlock()
+	olds := map[int]famOp{}
+	for v := range f.refs {
+		if v <= l.base || v >= version || f.olds[v] != nil {
+			continue
+		}
+		var set uint32
+		for _, op := range l.ops[:v-l.base] {
+			var code result
+			if set, code, _ = op(in, set); code != resultOK {
+				in.broken = true
+				return
+			}
+		}
+		got := capture(in, set)
+		in.call("longstraw_rendezvous_free", uint64(set))
+		if got == nil || in.broken {
+			return
+		}
+		olds[v] = got
+	}
+	for v, op := range olds {
+		f.olds[v] = op
+	}
+	f.log.Store(&famLog{base: version - 1, ops: []famOp{base}})
+	f.retryAt = 0
 }
 
 // idOp is a change of one node by id (and maybe a weight and a domain).
@@ -702,7 +892,7 @@ func (h *handle) snapshot() (snapRef, result) {
 	f := h.f
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	v := len(*f.log.Load())
+	v := f.log.Load().version()
 	f.refs[v]++
 	return &wsnap{f: f, version: v}, resultOK
 }
@@ -828,6 +1018,7 @@ func snapFree(s snapRef) {
 	f.mu.Lock()
 	if f.refs[s.version]--; f.refs[s.version] <= 0 {
 		delete(f.refs, s.version)
+		delete(f.olds, s.version)
 		f.deadGen.Add(1)
 	}
 	f.mu.Unlock()

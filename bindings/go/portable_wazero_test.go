@@ -123,7 +123,7 @@ func TestPortableTrapReplacesTheInstance(t *testing.T) {
 	f := r.h.f
 	in, _ := f.acquire()
 	// A key pointer far outside linear memory: the library's read of it traps.
-	snap, code := f.snapAt(in, len(*f.log.Load()))
+	snap, code := f.snapAt(in, f.log.Load().version())
 	if code != resultOK {
 		t.Fatal(code)
 	}
