@@ -292,6 +292,7 @@ const (
 	opAdd
 	opRemove
 	opSetWeight
+	opBase // frees the set and loads data: the log's first entry after a compaction
 )
 
 // The wasm32 layout of longstraw_options (include/longstraw.h): pointers and
@@ -348,10 +349,16 @@ func (in *instance) newSet(ctx context.Context, o *op, out uint32) (uint64, erro
 // apply runs one log entry on this instance.
 func (in *instance) apply(ctx context.Context, o *op) error {
 	switch o.kind {
-	case opNew, opLoadBytes:
+	case opNew, opLoadBytes, opBase:
 		var code uint64
 		var err error
 		out := in.scratch + outHandle
+		if o.kind == opBase && in.set != 0 {
+			if _, err := in.call(ctx, "LoadBytes", "longstraw_rendezvous_free", uint64(in.set)); err != nil {
+				return err
+			}
+			in.set = 0
+		}
 		if o.kind == opNew {
 			code, err = in.newSet(ctx, o, out)
 		} else {
@@ -394,7 +401,7 @@ func (in *instance) apply(ctx context.Context, o *op) error {
 }
 
 func opName(k int) string {
-	return [...]string{"New", "LoadBytes", "Add", "Remove", "SetWeight"}[k]
+	return [...]string{"New", "LoadBytes", "Add", "Remove", "SetWeight", "LoadBytes"}[k]
 }
 
 // refresh frees the old snapshot and takes the current one.
@@ -418,13 +425,17 @@ func (in *instance) refresh(ctx context.Context, old uint32) error {
 
 // Set is one node set held in a pool of instances (see the package comment).
 type Set struct {
-	env   []string
-	mu    sync.Mutex           // serializes mutations
-	log   atomic.Pointer[[]op] // the membership log, replaced (never changed) on each mutation
-	pool  chan *instance       // idle instances
-	slots chan struct{}        // one token per instance that may exist
-	live  atomic.Int32         // instances alive (for tests and measurements)
-	traps atomic.Int32         // instances discarded after a trap
+	env []string
+	mu  sync.Mutex            // serializes mutations
+	log atomic.Pointer[opLog] // the membership log, replaced (never changed) on each mutation
+	// Under mu: whether the set compacts (an unkeyed set; a keyed one keeps
+	// its whole log), and the log length at which to try again.
+	compacts bool
+	retryAt  int
+	pool     chan *instance // idle instances
+	slots    chan struct{}  // one token per instance that may exist
+	live     atomic.Int32   // instances alive (for tests and measurements)
+	traps    atomic.Int32   // instances discarded after a trap
 }
 
 // Options of a Set.
@@ -443,8 +454,8 @@ func newSet(first op, o Options) (*Set, error) {
 	for range n {
 		s.slots <- struct{}{}
 	}
-	log := []op{first}
-	s.log.Store(&log)
+	s.compacts = true
+	s.log.Store(&opLog{ops: []op{first}})
 	// Build the first copy now, so that a bad argument fails here.
 	in, err := s.acquire(context.Background(), "New")
 	if err != nil {
@@ -483,9 +494,9 @@ func (s *Set) acquire(ctx context.Context, opName string) (*instance, error) {
 			s.live.Add(1)
 		}
 	}
-	log := *s.log.Load()
-	if in.applied < len(log) || in.snap == 0 {
-		if err := s.catchUp(ctx, in, log); err != nil {
+	l := s.log.Load()
+	if in.applied < l.version() || in.snap == 0 {
+		if err := s.catchUp(ctx, in, l); err != nil {
 			s.discard(in, err)
 			return nil, err
 		}
@@ -493,15 +504,118 @@ func (s *Set) acquire(ctx context.Context, opName string) (*instance, error) {
 	return in, nil
 }
 
-func (s *Set) catchUp(ctx context.Context, in *instance, log []op) error {
+func (s *Set) catchUp(ctx context.Context, in *instance, l *opLog) error {
 	old := in.snap
-	for in.applied < len(log) {
-		if err := in.apply(ctx, &log[in.applied]); err != nil {
+	for in.applied < l.version() {
+		if in.applied <= l.base { // behind the base: start again from it
+			if err := in.apply(ctx, &l.ops[0]); err != nil {
+				return err
+			}
+			in.applied = l.base + 1
+			continue
+		}
+		if err := in.apply(ctx, &l.ops[in.applied-l.base]); err != nil {
 			return err
 		}
 		in.applied++
 	}
 	return in.refresh(ctx, old)
+}
+
+// opLog is a set's log: ops[0] leads to version base+1 (from nothing when
+// base > 0: it is then an opBase), each later entry to the next version.
+type opLog struct {
+	base int
+	ops  []op
+}
+
+func (l *opLog) version() int { return l.base + len(l.ops) }
+
+// compactAfter is the log length at which a change replaces the log of an
+// unkeyed set by one opBase: the membership file text the module renders of
+// the set (longstraw_rendezvous_save_bytes), checked to render the same text
+// when loaded back.
+var compactAfter = 256
+
+// render is the membership file text of the set the handle set names.
+func (in *instance) render(ctx context.Context, set uint32) ([]byte, error) {
+	p, err := in.put(ctx, 0, []byte("<data>\x00"))
+	if err != nil {
+		return nil, err
+	}
+	code, err := in.call(ctx, "Save", "longstraw_rendezvous_save_bytes", uint64(set), uint64(p), 0, 0,
+		uint64(in.scratch+outIDPtr), uint64(in.scratch+outIDLen))
+	if err != nil {
+		return nil, err
+	}
+	if err := in.check(ctx, "Save", code); err != nil {
+		return nil, err
+	}
+	q, n := in.readU32(in.scratch+outIDPtr), in.readU32(in.scratch+outIDLen)
+	b, ok := in.mem.Read(q, n)
+	if !ok {
+		return nil, errors.New("longstraw: rendered text outside memory")
+	}
+	text := append([]byte(nil), b...)
+	if _, err := in.call(ctx, "Save", "longstraw_bytes_free", uint64(q), uint64(n)); err != nil {
+		return nil, err
+	}
+	return text, nil
+}
+
+// compact replaces the log l (the current one, under mu; in's copy is at its
+// version) by one opBase when the set is unkeyed and its text loads back the
+// same. A trap is returned (the change itself succeeded); any other failure
+// leaves the log as it is.
+func (s *Set) compact(ctx context.Context, in *instance, l *opLog) error {
+	out, err := in.put(ctx, 0, make([]byte, 16))
+	if err != nil {
+		return nil
+	}
+	code, err := in.call(ctx, "Save", "longstraw_wasm_rendezvous_secret", uint64(in.set), uint64(out), 16)
+	if err != nil {
+		return err
+	}
+	if code == 0 { // keyed: the text names no secret it could be loaded with
+		s.compacts = false
+		return nil
+	}
+	s.retryAt = len(l.ops) + compactAfter // when this one does not happen
+	data, err := in.render(ctx, in.set)
+	if err != nil {
+		var trap *TrapError
+		if errors.As(err, &trap) {
+			return err
+		}
+		return nil
+	}
+	base := op{kind: opBase, data: data}
+	keep := in.set
+	in.set = 0
+	err = in.apply(ctx, &base)
+	loaded := in.set
+	in.set = keep
+	if err != nil {
+		var trap *TrapError
+		if errors.As(err, &trap) {
+			return err
+		}
+		return nil
+	}
+	again, err := in.render(ctx, loaded)
+	if _, ferr := in.call(ctx, "Save", "longstraw_rendezvous_free", uint64(loaded)); ferr != nil {
+		return ferr
+	}
+	if err != nil || string(again) != string(data) {
+		var trap *TrapError
+		if errors.As(err, &trap) {
+			return err
+		}
+		return nil
+	}
+	s.log.Store(&opLog{base: l.version() - 1, ops: []op{base}})
+	s.retryAt = 0
+	return nil
 }
 
 func (s *Set) release(in *instance) { s.pool <- in }
@@ -544,10 +658,18 @@ func (s *Set) mutate(o op) error {
 		in.snap = old
 		return s.done(in, err)
 	}
-	log := *s.log.Load()
-	next := append(log[:len(log):len(log)], o)
-	s.log.Store(&next)
-	in.applied = len(next)
+	l := s.log.Load()
+	n := len(l.ops)
+	next := &opLog{base: l.base, ops: append(l.ops[:n:n], o)}
+	s.log.Store(next)
+	in.applied = next.version()
+	if s.compacts && len(next.ops) >= max(compactAfter, s.retryAt) {
+		if err := s.compact(ctx, in, next); err != nil {
+			in.snap = old
+			s.done(in, err)
+			return nil // the change was made; the instance that trapped is gone
+		}
+	}
 	return s.done(in, in.refresh(ctx, old))
 }
 
