@@ -12,6 +12,7 @@ from pathlib import Path
 # stub's **options as missing at run time: exactly those reports, for exactly _SetOptions' keys, are
 # expected. tests/test_options.py checks that every constructor's run-time signature shows those keys.
 OVERLOADED = ("Rendezvous.__new__", "Rendezvous.table", "Rendezvous.skeleton")
+TYPECHECK = Path(__file__).parent / "typecheck"
 
 
 def set_options_keys() -> set[str]:
@@ -25,7 +26,18 @@ def set_options_keys() -> set[str]:
 
 def test_stubtest_passes():
     done = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "--concise", "longstraw"],
+        [
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            "--concise",
+            "--mypy-config-file",
+            str(TYPECHECK / "stubtest.ini"),
+            "--allowlist",
+            str(TYPECHECK / "stubtest-allowlist.txt"),
+            "--ignore-unused-allowlist",
+            "longstraw",
+        ],
         capture_output=True,
         text=True,
     )
