@@ -49,7 +49,7 @@ test('LONGSTRAW_NODE_WASM=1 and NAPI_RS_FORCE_WASI load the WebAssembly build, o
     assert.equal(loadIn({ NAPI_RS_FORCE_WASI: 'true' }), 'wasm32-wasi')
   } else {
     // Not built here (make build-node-wasm builds it): the forced load fails, never runs native.
-    assert.match(forced, /^error ERR_LONGSTRAW_NO_ADDON longstraw: LONGSTRAW_NODE_WASM=1 asks for the WebAssembly build/)
+    assert.match(forced, /^error ERR_LONGSTRAW_NO_ADDON longstraw: LONGSTRAW_NODE_WASM=1 asks for a WebAssembly build, and neither is installed and starts/)
     assert.match(byNapi, /^error undefined WASI binding not found/)
   }
 })
