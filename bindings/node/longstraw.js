@@ -154,6 +154,8 @@ function load () {
       return loadEdge()
     } catch (edgeErr) {
       chain(err, edgeErr)
+      // NAPI_RS_FORCE_WASI=error set by the caller: napi-rs's own error says what they asked for.
+      if (mode === 'auto' && err.message.startsWith('WASI binding not found')) throw err
       throw mode === 'auto' ? noAddonError(err) : noWasmError(mode, err)
     }
   }
