@@ -96,6 +96,153 @@ pub unsafe extern "C" fn longstraw_wasm_load_file_bytes(
     })
 }
 
+/// Parses membership file content as `longstraw_wasm_load_file_bytes` does
+/// (`path` NULL: as `longstraw_rendezvous_load_bytes` does) and names the
+/// secret file it must be built with, for a host that reads that file for
+/// the module (`longstraw_wasm_load_bytes_read`): `*out` receives a buffer
+/// from `longstraw_wasm_alloc` holding the absolute path (UTF-8, no NUL
+/// terminator) of `*out_len` bytes, which the host frees with
+/// `longstraw_wasm_free(*out, *out_len)`; or NULL when no file is read (an
+/// unkeyed membership, or a secret in an environment variable). A bad file
+/// fails as the load would.
+///
+/// # Safety
+/// `data` must be NULL or point to `data_len` readable bytes; `path` must be
+/// NULL or a NUL-terminated string; `out` and `out_len` must be NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_secret_file(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+    out: *mut *mut u8,
+    out_len: *mut usize,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, Out};
+    use crate::result::longstraw_result::LONGSTRAW_OUT_OF_MEMORY;
+    boundary(|| {
+        let (out, out_len) = (Out::new(out)?, Out::new(out_len)?);
+        // SAFETY: forwarded contract.
+        let m = unsafe { parse_loaded(data, data_len, path)? }.0;
+        let file = match &m.secret {
+            Some(longstraw_membership::SecretSource::File(file)) => file.as_os_str().as_encoded_bytes(),
+            _ => {
+                // SAFETY: checked by Out::new.
+                unsafe {
+                    out.write(std::ptr::null_mut());
+                    out_len.write(0);
+                }
+                return Ok(());
+            }
+        };
+        let p = longstraw_wasm_alloc(file.len());
+        if p.is_null() {
+            return Err(LONGSTRAW_OUT_OF_MEMORY);
+        }
+        // SAFETY: p was just allocated with room for file.len() bytes and does
+        // not overlap file; the out-pointers were checked by Out::new.
+        unsafe {
+            std::ptr::copy_nonoverlapping(file.as_ptr(), p, file.len());
+            out.write(p);
+            out_len.write(file.len());
+        }
+        Ok(())
+    })
+}
+
+/// What a host found at the secret file `longstraw_wasm_secret_file` named,
+/// for `longstraw_wasm_load_bytes_read`: the membership crate's
+/// `SecretFileRead`, by number.
+const READ_CONTENT: u32 = 0;
+const READ_DIRECTORY: u32 = 1;
+const READ_DEVICE: u32 = 2;
+const READ_SOCKET: u32 = 3;
+const READ_STALLED: u32 = 4;
+const READ_FAILED: u32 = 5;
+
+/// `longstraw_wasm_load_file_bytes` (`path` NULL:
+/// `longstraw_rendezvous_load_bytes`) with the secret file read by the host,
+/// which the module cannot read: `read` says what the host found at the path
+/// `longstraw_wasm_secret_file` named, `content` holds what it read there
+/// (`read` 0: all of the regular file or pipe, or its first 4097 bytes or
+/// more) or the OS's message (`read` 5). `read` 1 is a directory, 2 a
+/// device, 3 a socket, 4 a pipe that gave no data for 10 s. The messages,
+/// the size limit and the secret's format are the native load's. For a
+/// membership that reads no secret file, `read` 0 with no content.
+/// `LONGSTRAW_INVALID_PARAMETER` for another `read`.
+///
+/// # Safety
+/// `data` must be NULL or point to `data_len` readable bytes, `content` to
+/// `content_len`; `path` must be NULL or a NUL-terminated string; `out` must
+/// be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn longstraw_wasm_load_bytes_read(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+    read: u32,
+    content: *const u8,
+    content_len: usize,
+    out: *mut *mut crate::rendezvous::longstraw_rendezvous,
+) -> crate::result::longstraw_result {
+    use crate::boundary::{boundary, in_slice, Out};
+    use crate::membership_file::bad;
+    use crate::result::longstraw_result::LONGSTRAW_INVALID_PARAMETER;
+    use longstraw_membership::SecretFileRead;
+    boundary(|| {
+        let out = Out::new(out)?;
+        // SAFETY: forwarded contract.
+        let content = unsafe { in_slice(content, content_len)? };
+        let found = match read {
+            READ_CONTENT => SecretFileRead::Content(content.to_vec()),
+            READ_DIRECTORY => SecretFileRead::Directory,
+            READ_DEVICE => SecretFileRead::Device,
+            READ_SOCKET => SecretFileRead::Socket,
+            READ_STALLED => SecretFileRead::Stalled,
+            READ_FAILED => SecretFileRead::Failed(String::from_utf8_lossy(content).into_owned()),
+            _ => return Err(LONGSTRAW_INVALID_PARAMETER),
+        };
+        // SAFETY: forwarded contract.
+        let (m, origin) = unsafe { parse_loaded(data, data_len, path)? };
+        let with_origin = |mut e: longstraw_membership::Error| {
+            e.origin = origin.to_string();
+            bad(e)
+        };
+        let secret = m.read_secret_with(|_| found).map_err(with_origin)?;
+        let set = m.build_keyed(secret, None).map_err(with_origin)?;
+        // SAFETY: checked by Out::new; validity is the caller's contract.
+        unsafe { out.write(crate::held::Held::into_raw(set, m.secret)) };
+        Ok(())
+    })
+}
+
+/// Membership file content parsed as the file at `path` (NULL: as bytes,
+/// named `<data>`), and the name its errors give.
+///
+/// # Safety
+/// `data` must be NULL or point to `data_len` readable bytes; `path` must be
+/// NULL or a NUL-terminated string.
+unsafe fn parse_loaded<'a>(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+) -> crate::boundary::FfiResult<(longstraw_membership::Membership, &'a str)> {
+    use crate::boundary::in_slice;
+    use crate::membership_file::{bad, text_arg};
+    // SAFETY: forwarded contract.
+    let (data, path) = unsafe { (in_slice(data, data_len)?, text_arg(path, "path")?) };
+    match path {
+        Some(p) => Ok((
+            longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?,
+            p,
+        )),
+        None => Ok((
+            longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?,
+            "<data>",
+        )),
+    }
+}
+
 /// Sets the module's working folder (the host's, so that a relative
 /// `secret.file` in `longstraw_rendezvous_load_bytes` is read relative to
 /// it, as natively). `LONGSTRAW_BAD_FILE` when it cannot.

@@ -25,9 +25,32 @@ impl Membership {
     /// reading once and passing it to [`Membership::build_keyed`] reads a
     /// source such as a FIFO, which gives its content once, only once.
     pub fn read_secret(&self) -> Result<Option<longstraw::Secret>> {
+        self.secret_from(crate::secret::read)
+    }
+
+    /// [`Membership::read_secret`] for a caller that reads the secret file
+    /// itself (a WebAssembly host, whose module has no file system):
+    /// `read_file` is called with the path of a `secret.file` source (never
+    /// for an environment variable or an unkeyed membership) and reports what
+    /// it found; the rules and the messages are those of `read_secret`.
+    pub fn read_secret_with(
+        &self,
+        read_file: impl FnOnce(&std::path::Path) -> crate::SecretFileRead,
+    ) -> Result<Option<longstraw::Secret>> {
+        self.secret_from(|source| {
+            crate::secret::read_with(source, |path| {
+                crate::input::secret_file_read_by_host(path, read_file(path))
+            })
+        })
+    }
+
+    fn secret_from(
+        &self,
+        read: impl FnOnce(&crate::SecretSource) -> std::result::Result<longstraw::Secret, String>,
+    ) -> Result<Option<longstraw::Secret>> {
         match &self.secret {
             None => Ok(None),
-            Some(source) => crate::secret::read(source)
+            Some(source) => read(source)
                 .map(Some)
                 .map_err(|why| Error::new("membership", None, Some("secret".into()), ErrorKind::Secret(why))),
         }

@@ -19,7 +19,6 @@ pub(crate) const MEMBERSHIP_LIMIT: u64 = 1 << 30;
 /// The most a secret file may hold (the secret is 32 hex digits and white space).
 pub(crate) const SECRET_LIMIT: u64 = 4096;
 /// How long a read from a pipe may get no data before it fails.
-#[cfg_attr(target_family = "wasm", allow(dead_code))] // pipes are read only natively
 pub(crate) const STALL: Duration = Duration::from_secs(10);
 
 /// The message for a path with a NUL byte, the same for every path.
@@ -72,6 +71,54 @@ pub(crate) fn read_secret_file(path: &Path) -> Result<Vec<u8>, String> {
     read_limited(path, SECRET_LIMIT, "4096 bytes, the limit for a secret file").map_err(why)
 }
 
+/// What a reader outside this crate found at a secret file's path.
+///
+/// A WebAssembly module has no file system of its own: its host reads the
+/// secret file the membership names ([`Membership::secret`](crate::Membership))
+/// and reports here what it found, so that the rules (a regular file or a
+/// pipe, at most 4096 bytes, the 32 hexadecimal digits) and every message stay
+/// this crate's. The host reads as [`Membership::read_secret`](crate::Membership::read_secret)
+/// does natively: a path with a NUL byte is refused here whatever the host
+/// reports; a regular file or a pipe is read once, to its end (or to its
+/// 4097th byte), a pipe failing when no data comes for 10 s.
+///
+/// It has no `Debug`: [`SecretFileRead::Content`] holds the secret.
+pub enum SecretFileRead {
+    /// What a regular file or a pipe held: all of it, or its first 4097
+    /// bytes or more (more than 4096 is refused as too large).
+    Content(Vec<u8>),
+    /// The path names a directory.
+    Directory,
+    /// The path names a device (character or block).
+    Device,
+    /// The path names a socket.
+    Socket,
+    /// A pipe gave no data for 10 s.
+    Stalled,
+    /// The OS could not open or read it: its message ("No such file or
+    /// directory"), which never holds the content.
+    Failed(String),
+}
+
+/// The content a host read from a secret file (see [`SecretFileRead`]), or a
+/// plain message (never the content), the same as [`read_secret_file`] gives.
+pub(crate) fn secret_file_read_by_host(path: &Path, read: SecretFileRead) -> Result<Vec<u8>, String> {
+    let why = |e: io::Error| format!("cannot read secret file {}: {}", origin(path), plain(&e));
+    if let Err(ErrorKind::Io(e)) = refuse_nul(path) {
+        return Err(why(e));
+    }
+    let limit_text = "4096 bytes, the limit for a secret file";
+    match read {
+        SecretFileRead::Content(bytes) if bytes.len() as u64 > SECRET_LIMIT => Err(why(too_large(limit_text))),
+        SecretFileRead::Content(bytes) => Ok(bytes),
+        SecretFileRead::Directory => Err(why(not_a_file("it is a directory"))),
+        SecretFileRead::Device => Err(why(not_a_file("it is a device"))),
+        SecretFileRead::Socket => Err(why(not_a_file("it is a socket"))),
+        SecretFileRead::Stalled => Err(why(stalled(STALL))),
+        SecretFileRead::Failed(message) => Err(why(io::Error::other(message))),
+    }
+}
+
 /// An io error's message without Rust's " (os error N)".
 pub(crate) fn plain(e: &io::Error) -> String {
     let text = e.to_string();
@@ -95,7 +142,6 @@ fn not_a_file(what: &str) -> io::Error {
 }
 
 /// The error of a read that got no data for `stall`.
-#[cfg(unix)]
 pub(crate) fn stalled(stall: Duration) -> io::Error {
     io::Error::new(
         io::ErrorKind::TimedOut,
@@ -340,5 +386,77 @@ mod tests {
             "{e}"
         );
         writer.join().unwrap();
+    }
+
+    /// A host that reads the secret file for a WebAssembly module reports
+    /// what it found; each report gives the message the native reader gives
+    /// for the same file, and content gives the same set.
+    #[test]
+    fn a_secret_file_read_by_a_host_gives_the_native_messages() {
+        use crate::SecretFileRead as Read;
+        let dir = tempfile::tempdir().unwrap();
+        let members = dir.path().join("m.toml");
+        let keyed = |file: &Path| {
+            let text = format!(
+                "[secret]\nfile = {:?}\n[[nodes]]\nid = \"a\"\n",
+                file.display().to_string()
+            );
+            std::fs::write(&members, text).unwrap();
+            crate::Membership::read(&members).unwrap()
+        };
+        let native = |m: &crate::Membership| m.read_secret().err().map(|e| e.to_string());
+        let host = |m: &crate::Membership, read: Read| {
+            let mut asked = None;
+            let got = m.read_secret_with(|p| {
+                asked = Some(p.to_path_buf());
+                read
+            });
+            (got.err().map(|e| e.to_string()), asked)
+        };
+        // A regular file: the same secret, read from the path the file names.
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+        let m = keyed(Path::new("secret"));
+        let (e, asked) = host(&m, Read::Content(format!("{SECRET}\n").into_bytes()));
+        assert_eq!((e, asked.as_deref()), (None, Some(secret.as_path())));
+        let via_host = m
+            .read_secret_with(|_| Read::Content(format!("{SECRET}\n").into_bytes()))
+            .unwrap()
+            .unwrap();
+        assert!(via_host.expose_bytes() == m.read_secret().unwrap().unwrap().expose_bytes());
+        // Malformed content: the shape, never the content.
+        let (e, _) = host(&m, Read::Content(b"not-a-secret-at-all".to_vec()));
+        std::fs::write(&secret, "not-a-secret-at-all").unwrap();
+        assert_eq!(e, native(&m));
+        assert!(!e.unwrap().contains("not-a-secret"));
+        // Too large, a directory, a device, a missing file, a silent pipe.
+        std::fs::write(&secret, vec![b'0'; SECRET_LIMIT as usize + 1]).unwrap();
+        let (e, _) = host(&m, Read::Content(vec![b'0'; SECRET_LIMIT as usize + 1]));
+        assert_eq!(e, native(&m));
+        let m = keyed(dir.path());
+        assert_eq!(host(&m, Read::Directory).0, native(&m));
+        let m = keyed(Path::new("/dev/zero"));
+        assert_eq!(host(&m, Read::Device).0, native(&m));
+        let m = keyed(Path::new("missing"));
+        assert_eq!(host(&m, Read::Failed("No such file or directory".into())).0, native(&m));
+        let m = keyed(&fifo(dir.path(), "silent"));
+        set_stall_limit(STALL);
+        let e = host(&m, Read::Stalled).0.unwrap();
+        assert!(
+            e.ends_with("no data came for 10 s (a pipe that nobody writes, or stopped writing?)"),
+            "{e}"
+        );
+        // Not asked for an environment variable or an unkeyed file.
+        std::fs::write(
+            &members,
+            "[secret]\nenv = \"LONGSTRAW_HOST_READ_UNSET\"\n[[nodes]]\nid = \"a\"\n",
+        )
+        .unwrap();
+        let m = crate::Membership::read(&members).unwrap();
+        let (e, asked) = host(&m, Read::Directory);
+        assert_eq!((e, asked), (native(&m), None));
+        std::fs::write(&members, "[[nodes]]\nid = \"a\"\n").unwrap();
+        let m = crate::Membership::read(&members).unwrap();
+        assert!(m.read_secret_with(|_| unreachable!()).unwrap().is_none());
     }
 }

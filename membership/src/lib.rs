@@ -48,6 +48,7 @@ mod write;
 
 pub use check::check;
 pub use error::{Error, ErrorKind, Result};
+pub use input::SecretFileRead;
 /// The set and snapshot types a membership builds (from `longstraw-set`),
 /// so that a caller of this crate needs no second import. `SetMode` is the
 /// set's mode tag; [`Mode`] is the file's mode with its shape.

@@ -12,8 +12,16 @@ use crate::model::SecretSource;
 
 /// The secret `source` holds, or a message (without the content) saying why not.
 pub(crate) fn read(source: &SecretSource) -> Result<Secret, String> {
+    read_with(source, crate::input::read_secret_file)
+}
+
+/// [`read`], with a secret file read by `read_file` (a message on failure).
+pub(crate) fn read_with(
+    source: &SecretSource,
+    read_file: impl FnOnce(&std::path::Path) -> Result<Vec<u8>, String>,
+) -> Result<Secret, String> {
     let text = match source {
-        SecretSource::File(path) => crate::input::read_secret_file(path)?,
+        SecretSource::File(path) => read_file(path)?,
         SecretSource::Env(var) => std::env::var_os(var)
             .ok_or_else(|| format!("environment variable {var} is not set"))?
             .into_encoded_bytes(),
