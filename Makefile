@@ -57,7 +57,7 @@ include mk/nginx.mk
 include mk/java.mk
 
 build: build-rust build-c build-python build-node build-go ## every artifact: Rust libraries, header, .venv Python package, Node addon, Go
-test: prereqs lint test-rust test-miri test-loom test-c test-go test-python test-node test-node-wasm test-node-browser test-java test-kafka test-nginx test-docs test-guide test-diff dist-check dist-check-cross-fast test-core-wasm test-go-wasm ## what CI runs: every language's tests, the docs' examples, the release artifacts
+test: prereqs lint test-rust test-miri test-loom test-c test-go test-python test-node test-node-wasm test-node-browser test-java test-kafka test-nginx test-docs test-guide test-diff dist-check dist-check-cross-fast test-core-wasm test-go-wasm test-python-wasm ## what CI runs: every language's tests, the docs' examples, the release artifacts
 	@echo "make test: every language passed"
 demo: demo-rust demo-c demo-go demo-python demo-node ## build what is needed and show placement in every language
 bench: bench-rust bench-callgrind bench-python bench-node bench-go bench-scale ## every benchmark BENCHMARKS.md reports, into bench/results/ (slow; not in test)
