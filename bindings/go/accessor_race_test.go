@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"os"
 	"os/exec"
 	"sync"
@@ -99,7 +101,7 @@ func TestAccessorsRacingChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, s := range []interface {

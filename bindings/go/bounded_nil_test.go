@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"errors"
 	"strings"
 	"testing"
@@ -53,7 +55,7 @@ func TestNilAndZeroSetsSaveAndClose(t *testing.T) {
 		if s.IsKeyed() {
 			t.Errorf("%s: IsKeyed true", name)
 		}
-		if err := s.Save(tempDir(t) + "/x.toml"); !errors.Is(err, ErrInvalidArgument) {
+		if err := s.Save(testfs.TempDir(t) + "/x.toml"); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s: Save: %v", name, err)
 		}
 		if err := s.Close(); !errors.Is(err, ErrInvalidArgument) {

@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -23,7 +25,7 @@ func TestBalancedWithDistinctDomainsIsRefusedInTheSetsWords(t *testing.T) {
 	if strings.Contains(err.Error(), "range") {
 		t.Fatalf("the refusal speaks of a range: %v", err)
 	}
-	path := filepath.Join(tempDir(t), "m.toml")
+	path := filepath.Join(testfs.TempDir(t), "m.toml")
 	text := "mode = \"table\"\n[table]\nbits = 4\nbalance = 1.5\ndistinct_domains = true\n\n[[nodes]]\nid = \"a\"\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -31,7 +33,7 @@ func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
 		}},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
-			dir := tempDir(t)
+			dir := testfs.TempDir(t)
 			fifo := filepath.Join(dir, "secret.fifo")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
@@ -93,7 +95,7 @@ func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
 // once (a second open would wait forever for a writer that is gone).
 func TestSecretFromAFIFO(t *testing.T) {
 	skipPortable(t, "WASI has no FIFO file type (wazero reports a FIFO as unknown), so the module refuses a secret file that is a FIFO; a regular secret file works")
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	fifo := filepath.Join(dir, "secret.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)

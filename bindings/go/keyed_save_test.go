@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -87,7 +89,7 @@ func checkSavedFile(t *testing.T, path, wantSource string) {
 // original and as a set built in code with the secret.
 func TestKeyedSaveOfLoadedSets(t *testing.T) {
 	skipNoSecretFiles(t)
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	inCode, err := New([]string{"a", "b", "c", "d"}, WithSecret(testSecret))
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRankings(t, "loaded flat vs built in code", flat, inCode)
-	out := filepath.Join(tempDir(t), "flat-again.toml")
+	out := filepath.Join(testfs.TempDir(t), "flat-again.toml")
 	if err := flat.Save(out); err != nil {
 		t.Fatalf("save of a loaded keyed set: %v", err)
 	}
@@ -116,7 +118,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = filepath.Join(tempDir(t), "table-again.toml")
+	out = filepath.Join(testfs.TempDir(t), "table-again.toml")
 	if err := table.Save(out); err != nil {
 		t.Fatalf("save of a loaded keyed table: %v", err)
 	}
@@ -131,7 +133,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out = filepath.Join(tempDir(t), "skeleton-again.toml")
+	out = filepath.Join(testfs.TempDir(t), "skeleton-again.toml")
 	if err := skeleton.Save(out); err != nil {
 		t.Fatalf("save of a loaded keyed skeleton: %v", err)
 	}
@@ -143,7 +145,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 
 	// A source given at save overrides the remembered one.
 	t.Setenv("LONGSTRAW_TEST_SECRET", hex.EncodeToString(testSecret))
-	out = filepath.Join(tempDir(t), "env.toml")
+	out = filepath.Join(testfs.TempDir(t), "env.toml")
 	if err := flat.Save(out, SecretEnv("LONGSTRAW_TEST_SECRET")); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +161,7 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 // two sources, or a source for an unkeyed set, are refused.
 func TestKeyedSaveOfSetsBuiltInCode(t *testing.T) {
 	skipNoSecretFiles(t)
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	if err := os.WriteFile(filepath.Join(dir, "s.hex"), []byte(hex.EncodeToString(testSecret)), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestKeyedSaveOfSetsBuiltInCode(t *testing.T) {
 // A path with a NUL byte is refused: C would cut it there and read or write
 // another file.
 func TestPathsWithNUL(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	real := filepath.Join(dir, "members.toml")
 	if err := os.WriteFile(real, []byte("[[nodes]]\nid = \"a\"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -260,7 +262,7 @@ func TestPathsWithNUL(t *testing.T) {
 // No error and no fmt output shows any part of a secret: wrong lengths,
 // bad digits in a secret file or variable, a keyed set printed every way.
 func TestSecretsNeverShown(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	var texts []string
 	for _, n := range []int{0, 1, 15, 17, 32} {
 		secret := append(append([]byte{}, testSecret...), testSecret...)[:n]
@@ -369,7 +371,7 @@ func TestSetFormat(t *testing.T) {
 // itself, saves into another folder naming the same secret file.
 func TestKeyedSaveAfterARelativeLoad(t *testing.T) {
 	skipNoSecretFiles(t)
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	keyedFiles(t, dir, "flat", "")
 	here, err := os.Getwd()
 	if err != nil {
@@ -383,7 +385,7 @@ func TestKeyedSaveAfterARelativeLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(tempDir(t), "elsewhere.toml")
+	out := filepath.Join(testfs.TempDir(t), "elsewhere.toml")
 	if err := r.Save(out); err != nil {
 		t.Fatal(err)
 	}

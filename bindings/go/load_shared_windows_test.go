@@ -3,6 +3,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -13,7 +15,7 @@ import (
 // replacing the file does, for the instant of the rename) waits for that
 // handle to close instead of failing with a sharing violation.
 func TestLoadWhileTheFileIsHeldUnshared(t *testing.T) {
-	path := filepath.Join(tempDir(t), "members.toml")
+	path := filepath.Join(testfs.TempDir(t), "members.toml")
 	r, err := New([]string{"a", "b", "c"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"encoding/hex"
 	"errors"
 	"os"
@@ -11,7 +13,7 @@ import (
 
 // LoadBytes gives the set Load gives for the same text, in every mode.
 func TestLoadBytesIsLoad(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	for _, text := range []string{
 		"seed = 9\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\nweight = 2.5\n\n[[nodes]]\nid = \"c\"\ndomain = \"r1\"\n",
 		"mode = \"table\"\n[table]\nbits = 5\nreplicas = 2\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\n\n[[nodes]]\nid = \"c\"\n",
@@ -42,7 +44,7 @@ func TestLoadBytesIsLoad(t *testing.T) {
 // the secret.
 func TestLoadBytesSecretAndErrors(t *testing.T) {
 	skipNoSecretFiles(t)
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	if err := os.WriteFile(filepath.Join(dir, "s.hex"), []byte(hex.EncodeToString(testSecret)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

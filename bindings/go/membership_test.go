@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -136,7 +138,7 @@ func TestMembershipFixtures(t *testing.T) {
 }
 
 func TestMembershipErrorsAndSave(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	bad := filepath.Join(dir, "bad.toml")
 	os.WriteFile(bad, []byte("[[nodes]]\nid = \"a\"\n[[nodes]]\nid = \"a\"\n"), 0o644)
 	_, err := Load(bad)

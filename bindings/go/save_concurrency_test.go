@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -12,7 +14,7 @@ import (
 // whole file (one of the four sets), never half of one: each save writes its
 // own exclusively created temporary file, then renames it over the target.
 func TestConcurrentSavesAndAReader(t *testing.T) {
-	path := filepath.Join(tempDir(t), "members.toml")
+	path := filepath.Join(testfs.TempDir(t), "members.toml")
 	sizes := map[int]bool{}
 	var sets []*Rendezvous
 	for w := 0; w < 4; w++ {

@@ -1,6 +1,8 @@
 package longstraw
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,7 +15,7 @@ import (
 // the rename over an open file is refused until then, and Save waits for it
 // (for a bounded time) instead of failing at once.
 func TestSaveWhileAReaderHasTheFileOpen(t *testing.T) {
-	path := filepath.Join(tempDir(t), "members.toml")
+	path := filepath.Join(testfs.TempDir(t), "members.toml")
 	old, err := New([]string{"a", "b"})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +59,7 @@ func TestSaveWhileAReaderHasTheFileOpen(t *testing.T) {
 // file as it was (and no temporary file beside it); elsewhere the rename
 // replaces the open file at once.
 func TestSaveGivesUpOnAFileHeldOpen(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	path := filepath.Join(dir, "members.toml")
 	old, err := New([]string{"a", "b"})
 	if err != nil {

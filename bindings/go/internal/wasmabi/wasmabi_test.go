@@ -1,6 +1,8 @@
 package wasmabi
 
 import (
+	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
+
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -175,7 +177,7 @@ func TestErrorsCarryTheLibraryMessage(t *testing.T) {
 }
 
 func TestNoFileSystem(t *testing.T) {
-	dir := tempDir(t)
+	dir := testfs.TempDir(t)
 	path := filepath.Join(dir, "m.toml")
 	data := []byte("placement = 1\nseed = 3\n\n[[nodes]]\nid = \"a\"\n\n[[nodes]]\nid = \"b\"\nweight = 2.0\n")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
