@@ -196,6 +196,14 @@ class Info:
     __slots__ = ("mode", "len", "eligible", "generation", "seed", "placement", "keyed", "backend",
                  "ids", "weights", "domains", "table", "skeleton", "index")
 
+    mode: str
+    len: int
+    eligible: int
+    generation: int
+    seed: int
+    placement: int
+    keyed: bool
+    backend: str
     ids: list[bytes]
     weights: list[float]
     domains: list[bytes | None] | None

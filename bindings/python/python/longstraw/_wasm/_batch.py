@@ -79,7 +79,8 @@ def _offsets(obj: Any, key_len: int) -> list[int]:
             if hasattr(obj, "__array__"):
                 import numpy as np
 
-                mv = memoryview(np.ascontiguousarray(obj))
+                contiguous: Any = np.ascontiguousarray(obj)
+                mv = memoryview(contiguous)
     if mv is not None:
         if mv.ndim != 1:  # offsets_shape.rs's check and message
             raise ValueError(f"offsets must be a one-dimensional buffer, got {mv.ndim} dimensions (shape {mv.shape})")
@@ -144,5 +145,6 @@ def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
     if mv.c_contiguous:
         mv.cast("B")[:] = raw
     else:  # strided: a native-format view of the results, assigned item by item
-        mv[:] = memoryview(raw).cast("B").cast(mv.format.lstrip("@=" + HOST_ORDER))
+        fmt: Any = mv.format.lstrip("@=" + HOST_ORDER)  # "I" or "L" (checked above), as a cast's literal
+        mv[:] = memoryview(raw).cast("B").cast(fmt)
     return out

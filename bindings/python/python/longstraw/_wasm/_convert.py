@@ -82,7 +82,7 @@ def uint_arg(obj: object, name: str, maximum: int) -> int:
         raise TypeError(f"{name} must be an int, not bool")
     if not isinstance(obj, int) and not hasattr(obj, "__index__"):
         raise wrong_type(name, "an int", obj)
-    v = operator.index(obj)  # type: ignore[arg-type]
+    v = operator.index(obj)
     if v < 0 or v > maximum:
         raise ValueError(f"{name} must be an integer in [0, {maximum}], got {obj!r}")
     return v
@@ -127,7 +127,7 @@ def weight(obj: object, context: Callable[[], str], validate: Callable[[float], 
     if isinstance(obj, float):
         value = float(obj)
     elif isinstance(obj, int) or (hasattr(obj, "__index__") and not isinstance(obj, str)):
-        i = operator.index(obj)  # type: ignore[arg-type]
+        i = operator.index(obj)
         try:
             value = float(i)
         except OverflowError:
@@ -139,7 +139,7 @@ def weight(obj: object, context: Callable[[], str], validate: Callable[[float], 
                 f"(the nearest is {_nearest(value)})"
             )
     elif hasattr(obj, "__float__") and not isinstance(obj, str):
-        value = float(obj)  # type: ignore[arg-type]
+        value = float(obj)
         if value == value and not obj == value:
             rounded = (
                 " (it would round to 0.0, which drains the node)"

@@ -155,7 +155,7 @@ class Instance:
 
     def code(self, name: str, *args: int | float) -> int:
         """A call whose result is a longstraw_result (as a signed int)."""
-        r = self.call(name, *args)
+        r: int = self.call(name, *args)
         return r - 0x100000000 if r >= 0x80000000 else r
 
     # -- memory --------------------------------------------------------------------------------------
@@ -255,7 +255,8 @@ def with_global(fn: Any) -> Any:
 
 
 def version_string() -> str:
-    return with_global(lambda i: i.cstring(i.call("longstraw_version_string")).decode())
+    text: str = with_global(lambda i: i.cstring(i.call("longstraw_version_string")).decode())
+    return text
 
 
 if sys.byteorder != "little":  # pragma: no cover
