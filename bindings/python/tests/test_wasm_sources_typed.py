@@ -16,7 +16,8 @@ SOURCES = Path(__file__).resolve().parents[1] / "python" / "longstraw" / "_wasm"
 def test_the_wasm_backend_sources_pass_mypy_strict():
     pytest.importorskip("wasmtime", reason="wasmtime is not installed (make test-python-wasm installs it)")
     pytest.importorskip("mypy", reason="mypy is not installed (make python-venv installs it)")
-    assert (SOURCES / "_runtime.py").exists(), SOURCES
+    if not (SOURCES / "_runtime.py").exists():
+        pytest.skip(f"the sources are not beside these tests ({SOURCES}): a copy of the tests")
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--python-version", "3.11", "--no-incremental", str(SOURCES)],
         capture_output=True, text=True, cwd=SOURCES.parent.parent,

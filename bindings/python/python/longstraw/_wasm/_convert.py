@@ -9,9 +9,11 @@ the module.
 
 from __future__ import annotations
 
+import array
 import math
 import operator
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 from typing import Any
 
 KEY_TYPES = "str, bytes, bytearray or memoryview"
@@ -29,7 +31,7 @@ def wrong_type(what: str, expected: str, got: object) -> TypeError:
 
 def key_bytes(key: object, what: str = "key") -> bytes:
     if isinstance(key, str):
-        return key.encode()
+        return str.encode(key)  # a str subclass's own text, as natively (not an override of encode)
     if isinstance(key, bytes):
         return bytes(key)
     if isinstance(key, bytearray):
@@ -39,6 +41,25 @@ def key_bytes(key: object, what: str = "key") -> bytes:
             raise BufferError("memoryview: underlying buffer is not C-contiguous")
         return key.tobytes()
     raise wrong_type(what, KEY_TYPES, key)
+
+
+def keys_blob(keys: list[Any]) -> tuple[bytes, "array.array[int]"]:
+    """A list of keys as one blob of their bytes and len(keys) + 1 u64 offsets (in this host's byte
+    order, which the module requires to be little-endian): key i is blob[offs[i]:offs[i + 1]].
+
+    A list of str only (not a subclass, whose __len__ could lie) of ASCII text is joined as text and
+    encoded once; any other list (bytes-like keys, non-ASCII text, a type that is not a key) is
+    converted key by key, with key_bytes' errors."""
+    if keys and set(map(type, keys)) == _STR_ONLY:
+        text = "".join(keys)
+        if text.isascii():
+            offs = array.array("Q", accumulate(map(len, keys), initial=0))
+            return text.encode("ascii"), offs
+    parts = [key_bytes(k) for k in keys]
+    return b"".join(parts), array.array("Q", accumulate(map(len, parts), initial=0))
+
+
+_STR_ONLY = {str}
 
 
 def items(obj: object, what: str, expected: str) -> Iterator[Any]:

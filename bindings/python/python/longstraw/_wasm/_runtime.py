@@ -12,6 +12,7 @@ instance unusable: ``call`` raises ``Trap`` and the owner of the instance discar
 
 from __future__ import annotations
 
+import array
 import ctypes
 import os
 import struct
@@ -169,10 +170,13 @@ class Instance:
             raise Trap("longstraw: a pointer from the module is outside its memory")
         return ctypes.string_at(self.base() + p, n)
 
-    def write(self, p: int, b: bytes | bytearray | memoryview) -> None:
+    def write(self, p: int, b: bytes | bytearray | memoryview | array.array[int]) -> None:
+        """Copies b's bytes (any buffer, e.g. an array of u64) to address p."""
+        if type(b) is not bytes:
+            b = bytes(b)
         n = len(b)
         if n:
-            ctypes.memmove(self.base() + p, b if type(b) is bytes else bytes(b), n)
+            ctypes.memmove(self.base() + p, b, n)
 
     def u32(self, p: int) -> int:
         v: int = struct.unpack("<I", self.read(p, 4))[0]
