@@ -43,10 +43,11 @@ TEXT = ["caf\u00e9", "\u65e5\u672c", "\U0001f600", "plain", ""]
         TEXT,
         ASCII[:50] + TEXT,
         [b"raw\xff", "str", bytearray(b"ba"), memoryview(b"mv"), b""],
+        [b"bytes", b"", b"\xff\x00", b"only" * 50],
         [""],
         ["only"],
     ],
-    ids=["ascii", "text", "ascii-then-text", "mixed-types", "one-empty", "one"],
+    ids=["ascii", "text", "ascii-then-text", "mixed-types", "bytes-only", "one-empty", "one"],
 )
 def test_owners_of_every_list_form_is_owner_of_each_key(r, keys):
     want = expected(r, keys)
@@ -67,12 +68,26 @@ def test_a_str_subclass_counts_by_its_text_not_its_len_or_encode(r):
         assert r.owners(mixed) == want, cls.__name__
 
 
+class LyingBytesLen(bytes):
+    def __len__(self):
+        return 0
+
+
+def test_a_bytes_subclass_counts_by_its_bytes_not_its_len(r):
+    plain = [f"key-{i}".encode() for i in range(64)]
+    keys = [LyingBytesLen(k) for k in plain]
+    assert r.owners(keys) == expected(r, plain)
+    assert r.owners(plain[:5] + keys[5:]) == expected(r, plain)
+
+
 def test_a_lone_surrogate_anywhere_in_a_batch_is_the_encode_error(r):
     for at in (0, 5, 299):
         keys = list(ASCII)
         keys[at] = "bad\ud800"
         with pytest.raises(UnicodeEncodeError, match="surrogates not allowed"):
             r.owners(keys)
+        with pytest.raises(UnicodeEncodeError, match="surrogates not allowed"):
+            r.owners(keys + TEXT)  # among non-ASCII text
 
 
 def test_a_key_of_no_key_type_is_named(r):

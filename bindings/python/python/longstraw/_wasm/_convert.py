@@ -48,18 +48,24 @@ def keys_blob(keys: list[Any]) -> tuple[bytes, "array.array[int]"]:
     order, which the module requires to be little-endian): key i is blob[offs[i]:offs[i + 1]].
 
     A list of str only (not a subclass, whose __len__ could lie) of ASCII text is joined as text and
-    encoded once; any other list (bytes-like keys, non-ASCII text, a type that is not a key) is
-    converted key by key, with key_bytes' errors."""
-    if keys and set(map(type, keys)) == _STR_ONLY:
+    encoded once; other str only are encoded one by one with str.encode (a lone surrogate raises its
+    UnicodeEncodeError), bytes only are joined as they are; any other list (subclasses, bytearray,
+    memoryview, mixed types, a type that is not a key) is converted key by key, with key_bytes' errors."""
+    types = set(map(type, keys))
+    if types == _STR_ONLY:
         text = "".join(keys)
         if text.isascii():
-            offs = array.array("Q", accumulate(map(len, keys), initial=0))
-            return text.encode("ascii"), offs
-    parts = [key_bytes(k) for k in keys]
+            return text.encode("ascii"), array.array("Q", accumulate(map(len, keys), initial=0))
+        parts = list(map(str.encode, keys))
+    elif types == _BYTES_ONLY:
+        parts = keys
+    else:
+        parts = [key_bytes(k) for k in keys]
     return b"".join(parts), array.array("Q", accumulate(map(len, parts), initial=0))
 
 
-_STR_ONLY = {str}
+_STR_ONLY: set[type] = {str}
+_BYTES_ONLY: set[type] = {bytes}
 
 
 def items(obj: object, what: str, expected: str) -> Iterator[Any]:
