@@ -3,8 +3,10 @@
 
 # VENV and VENV_PY (the shared .venv/ at the repo root) come from the Makefile.
 PY_DIR := $(ROOT)/bindings/python
-# What the tests need; the benchmark's competitors are installed by bench-python.
-PY_TEST_DEPS := maturin numpy pytest hypothesis mypy pymemcache xxhash
+# What the tests need; the benchmark's competitors are installed by bench-python. wasmtime's type hints
+# let mypy --strict check the portable backend's sources (tests/test_wasm_sources_typed.py, which skips
+# where wasmtime is not installed); the native extension never imports it.
+PY_TEST_DEPS := maturin numpy pytest hypothesis mypy pymemcache xxhash wasmtime
 PY_BENCH_DEPS := uhashring clandestined hrw jump-consistent-hash
 
 $(VENV)/.python-deps: $(ROOT)/mk/python.mk | $(VENV_PY)

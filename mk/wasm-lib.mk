@@ -149,7 +149,10 @@ test-python-wasm: python-wasm-site ## the whole Python suite against the WebAsse
 
 # owner() at n = 10 and 100 and batches of keys, the wasm backend against the native extension in one
 # process (the .venv package, built with the .wasm copied in), recorded by bench/record.py.
+# PY_WASM_BENCH_BEFORE=DIR (a folder holding another copy of the _wasm package with its .wasm, e.g.
+# main's) adds that copy as a column measured side by side, recorded as the run python-wasm-before-after.
 .PHONY: bench-python-wasm
 bench-python-wasm: wasm-lib-python build-python ## the Python wasm backend against the native extension, recorded
 	$(VENV_PY) -m pip install --quiet --disable-pip-version-check wasmtime
-	$(VENV_PY) $(ROOT)/bindings/python/bench/wasm_bench.py | $(RECORD) --run python-wasm --command 'make bench-python-wasm'
+	$(VENV_PY) $(ROOT)/bindings/python/bench/wasm_bench.py $(if $(PY_WASM_BENCH_BEFORE),--before $(PY_WASM_BENCH_BEFORE)) \
+	  | $(RECORD) --run python-wasm$(if $(PY_WASM_BENCH_BEFORE),-before-after) --command 'make bench-python-wasm$(if $(PY_WASM_BENCH_BEFORE), PY_WASM_BENCH_BEFORE=...)'

@@ -7,6 +7,7 @@ buffer, calls the export and reads the out-parameters back. A failure raises the
 
 from __future__ import annotations
 
+import array
 import struct
 from collections.abc import Sequence
 
@@ -196,6 +197,14 @@ class Info:
     __slots__ = ("mode", "len", "eligible", "generation", "seed", "placement", "keyed", "backend",
                  "ids", "weights", "domains", "table", "skeleton", "index")
 
+    mode: str
+    len: int
+    eligible: int
+    generation: int
+    seed: int
+    placement: int
+    keyed: bool
+    backend: str
     ids: list[bytes]
     weights: list[float]
     domains: list[bytes | None] | None
@@ -287,10 +296,11 @@ def partition(inst: Instance, h: int, key: bytes) -> int:
     return inst.u32(inst.out(0))
 
 
-def owners(inst: Instance, h: int, blob: bytes, offsets: bytes, n: int) -> bytes:
-    """The owner index of each of n keys (blob + n+1 u64 offsets) as n little-endian u32."""
-    base = inst.grow(len(offsets) + 4 * n + len(blob)) + ARGS
-    offp, outp, keyp = base, base + len(offsets), base + len(offsets) + 4 * n
+def owners(inst: Instance, h: int, blob: bytes, offsets: bytes | array.array[int], n: int) -> bytes:
+    """The owner index of each of n keys (blob + n+1 u64 offsets, little-endian) as n little-endian u32."""
+    size = len(offsets) if isinstance(offsets, bytes) else offsets.itemsize * len(offsets)
+    base = inst.grow(size + 4 * n + len(blob)) + ARGS
+    offp, outp, keyp = base, base + size, base + size + 4 * n
     inst.write(offp, offsets)
     inst.write(keyp, blob)
     check(inst, inst.code("longstraw_snapshot_owners", h, keyp, len(blob), offp, n + 1, outp, n))

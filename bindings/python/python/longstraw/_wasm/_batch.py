@@ -7,7 +7,7 @@ import struct
 import sys
 from typing import Any
 
-from ._convert import KEYS_EXPECTED, items, key_bytes, uint_arg, wrong_type, U64_MAX
+from ._convert import KEYS_EXPECTED, items, keys_blob, uint_arg, wrong_type, U64_MAX
 
 OFFSETS_EXPECTED = "a buffer of 32- or 64-bit integers or a sequence of ints"
 
@@ -23,16 +23,12 @@ def _new_array(values: bytes, dtype: str, code: str) -> Any:
 
 
 def pack(keys: Any) -> tuple[bytes, Any]:
-    parts = [key_bytes(k) for k in items(keys, "keys", KEYS_EXPECTED)]
-    offs = [0]
-    for p in parts:
-        offs.append(offs[-1] + len(p))
-    return b"".join(parts), _new_array(struct.pack(f"={len(offs)}Q", *offs), "uint64", "Q")
+    blob, offs = keys_blob(list(items(keys, "keys", KEYS_EXPECTED)))
+    return blob, _new_array(offs.tobytes(), "uint64", "Q")
 
 
 # This host's explicit byte-order prefix in buffer format strings (typed.rs's HOST_ORDER).
 HOST_ORDER = "<" if sys.byteorder == "little" else ">"
-_STANDARD = {("u", 4): "I", ("u", 8): "Q", ("i", 4): "i", ("i", 8): "q"}
 _NATIVE_SPELLING = {"B": "u1", "c": "u1", "b": "i1", "H": "=u2", "h": "=i2", "I": "=u4", "L": "=u4",
                     "i": "=i4", "l": "=i4", "Q": "=u8", "q": "=i8"}
 
@@ -70,7 +66,15 @@ def _int_type(mv: memoryview, what: str, obj: Any) -> tuple[str, int] | None:
     return None
 
 
-def _offsets(obj: Any, key_len: int) -> list[int]:
+# array typecodes of the 4- and 8-byte integers (a buffer's offsets widen to u64 through them)
+_ARRAY_CODE = {("u", 4): "I", ("i", 4): "i", ("u", 8): "Q", ("i", 8): "q"}
+if any(array.array(c).itemsize != size for (_, size), c in _ARRAY_CODE.items()):  # pragma: no cover
+    _ARRAY_CODE = {}
+
+
+def _offsets(obj: Any, key_len: int) -> tuple[bytes, int]:
+    """The offsets as little-endian u64 bytes, and how many there are (buffers keep their values;
+    a sequence of ints stops after its first offset that cannot be right, which the module refuses)."""
     mv = None
     if not isinstance(obj, (str, bytes)):
         try:
@@ -79,20 +83,21 @@ def _offsets(obj: Any, key_len: int) -> list[int]:
             if hasattr(obj, "__array__"):
                 import numpy as np
 
-                mv = memoryview(np.ascontiguousarray(obj))
+                contiguous: Any = np.ascontiguousarray(obj)
+                mv = memoryview(contiguous)
     if mv is not None:
         if mv.ndim != 1:  # offsets_shape.rs's check and message
             raise ValueError(f"offsets must be a one-dimensional buffer, got {mv.ndim} dimensions (shape {mv.shape})")
         kind = _int_type(mv, "offsets", obj)
-        code = _STANDARD.get(kind) if kind is not None else None
+        code = _ARRAY_CODE.get(kind) if kind is not None else None
         if code is not None:
-            raw = mv.tobytes()  # C order, whatever the strides
-            vals = list(struct.unpack(f"={len(raw) // mv.itemsize}{code}", raw))
-            if code.islower():
-                for at, v in enumerate(vals):
-                    if v < 0:
-                        raise ValueError(f"offsets[{at}] is negative: {v}")
-            return vals
+            vals = array.array(code, mv.tobytes())  # C order, whatever the strides; this host's byte order
+            if code.islower() and vals and min(vals) < 0:
+                at = next(i for i, v in enumerate(vals) if v < 0)
+                raise ValueError(f"offsets[{at}] is negative: {vals[at]}")
+            if code != "Q":
+                vals = array.array("Q", vals)
+            return vals.tobytes(), len(vals)
     if isinstance(obj, (str, bytes)):
         raise wrong_type("offsets", OFFSETS_EXPECTED, obj)
     try:
@@ -105,7 +110,7 @@ def _offsets(obj: Any, key_len: int) -> list[int]:
         out.append(v)
         if v > key_len or (at > 0 and v < out[at - 1]):
             break
-    return out
+    return struct.pack(f"<{len(out)}Q", *out), len(out)
 
 
 def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
@@ -123,12 +128,11 @@ def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
                 blob = np.ascontiguousarray(keys).tobytes()
             else:
                 raise wrong_type("keys", "a bytes-like buffer of concatenated keys", keys) from None
-    offs = _offsets(offsets, len(blob))
-    if not offs:  # no offsets: no keys (one offset is checked against the key bytes, and gives no key)
-        offs = [0]
-    n = len(offs) - 1
-    packed = struct.pack(f"<{len(offs)}Q", *offs)
-    raw = view.owners_packed(blob, packed, n) if offs else view.owners_packed(blob, packed, 0)
+    packed, count = _offsets(offsets, len(blob))
+    if count == 0:  # no offsets: no keys (one offset is checked against the key bytes, and gives no key)
+        packed, count = bytes(8), 1
+    n = count - 1
+    raw = view.owners_packed(blob, packed, n)
     if out is None:
         return _new_array(raw, "<u4", "I")
     try:
@@ -144,5 +148,6 @@ def owner_indices(view: Any, keys: Any, offsets: Any, out: Any = None) -> Any:
     if mv.c_contiguous:
         mv.cast("B")[:] = raw
     else:  # strided: a native-format view of the results, assigned item by item
-        mv[:] = memoryview(raw).cast("B").cast(mv.format.lstrip("@=" + HOST_ORDER))
+        fmt: Any = mv.format.lstrip("@=" + HOST_ORDER)  # "I" or "L" (checked above), as a cast's literal
+        mv[:] = memoryview(raw).cast("B").cast(fmt)
     return out

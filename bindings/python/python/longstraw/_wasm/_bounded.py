@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 import threading
-from typing import Any
+from typing import Any, Literal
 
 from . import _abi
 from ._convert import SET_OPTIONS_SIGNATURE, key_bytes, node_id, node_id_bytes, parse_options, text_signature, weight
@@ -34,6 +34,12 @@ def _factor(obj: object) -> float:
 
 class BoundedLoad:
     __slots__ = ("_inst", "_h", "_lock", "_objects", "_factor", "__weakref__")
+
+    _inst: Instance
+    _h: int
+    _lock: threading.Lock
+    _objects: dict[bytes, str | bytes]
+    _factor: float
 
     def __new__(
         cls, nodes: object, balance_factor: object = None, weights: object = None, **options: Any
@@ -175,6 +181,12 @@ class BoundedLoad:
 class Lease:
     __slots__ = ("_set", "_lease", "_node", "_is_owner", "_lock")
 
+    _set: BoundedLoad
+    _lease: int | None
+    _node: str | bytes
+    _is_owner: bool
+    _lock: threading.Lock
+
     def __new__(cls, *args: object, **kwargs: object) -> "Lease":
         raise TypeError("cannot create 'longstraw.Lease' instances")
 
@@ -206,7 +218,7 @@ class Lease:
     def __enter__(self) -> str | bytes:
         return self._node
 
-    def __exit__(self, *_args: object) -> bool:
+    def __exit__(self, *_args: object) -> Literal[False]:
         self.release()
         return False
 

@@ -9,9 +9,11 @@ the module.
 
 from __future__ import annotations
 
+import array
 import math
 import operator
 from collections.abc import Callable, Iterator
+from itertools import accumulate
 from typing import Any
 
 KEY_TYPES = "str, bytes, bytearray or memoryview"
@@ -29,7 +31,7 @@ def wrong_type(what: str, expected: str, got: object) -> TypeError:
 
 def key_bytes(key: object, what: str = "key") -> bytes:
     if isinstance(key, str):
-        return key.encode()
+        return str.encode(key)  # a str subclass's own text, as natively (not an override of encode)
     if isinstance(key, bytes):
         return bytes(key)
     if isinstance(key, bytearray):
@@ -39,6 +41,31 @@ def key_bytes(key: object, what: str = "key") -> bytes:
             raise BufferError("memoryview: underlying buffer is not C-contiguous")
         return key.tobytes()
     raise wrong_type(what, KEY_TYPES, key)
+
+
+def keys_blob(keys: list[Any]) -> tuple[bytes, "array.array[int]"]:
+    """A list of keys as one blob of their bytes and len(keys) + 1 u64 offsets (in this host's byte
+    order, which the module requires to be little-endian): key i is blob[offs[i]:offs[i + 1]].
+
+    A list of str only (not a subclass, whose __len__ could lie) of ASCII text is joined as text and
+    encoded once; other str only are encoded one by one with str.encode (a lone surrogate raises its
+    UnicodeEncodeError), bytes only are joined as they are; any other list (subclasses, bytearray,
+    memoryview, mixed types, a type that is not a key) is converted key by key, with key_bytes' errors."""
+    types = set(map(type, keys))
+    if types == _STR_ONLY:
+        text = "".join(keys)
+        if text.isascii():
+            return text.encode("ascii"), array.array("Q", accumulate(map(len, keys), initial=0))
+        parts = list(map(str.encode, keys))
+    elif types == _BYTES_ONLY:
+        parts = keys
+    else:
+        parts = [key_bytes(k) for k in keys]
+    return b"".join(parts), array.array("Q", accumulate(map(len, parts), initial=0))
+
+
+_STR_ONLY: set[type] = {str}
+_BYTES_ONLY: set[type] = {bytes}
 
 
 def items(obj: object, what: str, expected: str) -> Iterator[Any]:
@@ -82,7 +109,7 @@ def uint_arg(obj: object, name: str, maximum: int) -> int:
         raise TypeError(f"{name} must be an int, not bool")
     if not isinstance(obj, int) and not hasattr(obj, "__index__"):
         raise wrong_type(name, "an int", obj)
-    v = operator.index(obj)  # type: ignore[arg-type]
+    v = operator.index(obj)
     if v < 0 or v > maximum:
         raise ValueError(f"{name} must be an integer in [0, {maximum}], got {obj!r}")
     return v
@@ -127,7 +154,7 @@ def weight(obj: object, context: Callable[[], str], validate: Callable[[float], 
     if isinstance(obj, float):
         value = float(obj)
     elif isinstance(obj, int) or (hasattr(obj, "__index__") and not isinstance(obj, str)):
-        i = operator.index(obj)  # type: ignore[arg-type]
+        i = operator.index(obj)
         try:
             value = float(i)
         except OverflowError:
@@ -139,7 +166,7 @@ def weight(obj: object, context: Callable[[], str], validate: Callable[[float], 
                 f"(the nearest is {_nearest(value)})"
             )
     elif hasattr(obj, "__float__") and not isinstance(obj, str):
-        value = float(obj)  # type: ignore[arg-type]
+        value = float(obj)
         if value == value and not obj == value:
             rounded = (
                 " (it would round to 0.0, which drains the node)"

@@ -12,6 +12,7 @@ instance unusable: ``call`` raises ``Trap`` and the owner of the instance discar
 
 from __future__ import annotations
 
+import array
 import ctypes
 import os
 import struct
@@ -155,7 +156,7 @@ class Instance:
 
     def code(self, name: str, *args: int | float) -> int:
         """A call whose result is a longstraw_result (as a signed int)."""
-        r = self.call(name, *args)
+        r: int = self.call(name, *args)
         return r - 0x100000000 if r >= 0x80000000 else r
 
     # -- memory --------------------------------------------------------------------------------------
@@ -169,10 +170,13 @@ class Instance:
             raise Trap("longstraw: a pointer from the module is outside its memory")
         return ctypes.string_at(self.base() + p, n)
 
-    def write(self, p: int, b: bytes | bytearray | memoryview) -> None:
+    def write(self, p: int, b: bytes | bytearray | memoryview | array.array[int]) -> None:
+        """Copies b's bytes (any buffer, e.g. an array of u64) to address p."""
+        if type(b) is not bytes:
+            b = bytes(b)
         n = len(b)
         if n:
-            ctypes.memmove(self.base() + p, b if type(b) is bytes else bytes(b), n)
+            ctypes.memmove(self.base() + p, b, n)
 
     def u32(self, p: int) -> int:
         v: int = struct.unpack("<I", self.read(p, 4))[0]
@@ -255,7 +259,8 @@ def with_global(fn: Any) -> Any:
 
 
 def version_string() -> str:
-    return with_global(lambda i: i.cstring(i.call("longstraw_version_string")).decode())
+    text: str = with_global(lambda i: i.cstring(i.call("longstraw_version_string")).decode())
+    return text
 
 
 if sys.byteorder != "little":  # pragma: no cover

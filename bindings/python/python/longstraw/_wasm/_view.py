@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import array
 import functools
+import operator
 import struct
 import threading
 import weakref
@@ -10,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import _abi
-from ._convert import KEYS_EXPECTED, count, items, key_bytes, node_id_bytes
+from ._convert import KEYS_EXPECTED, count, items, key_bytes, keys_blob, node_id_bytes
 from ._family import Family, Gone
 
 _MAX_TABLE_REPLICAS = 32
@@ -100,22 +102,16 @@ class View:
         return self._best(key, self.info.eligible, False)
 
     def owners(self, keys: Iterable[object]) -> list[str | bytes]:
-        parts = [key_bytes(k) for k in items(keys, "keys", KEYS_EXPECTED)]
-        n = len(parts)
+        seq = keys if type(keys) is list else list(items(keys, "keys", KEYS_EXPECTED))
+        n = len(seq)
         if n == 0:
             return []
-        blob = b"".join(parts)
-        offs = [0] * (n + 1)
-        at = 0
-        for i, p in enumerate(parts):
-            at += len(p)
-            offs[i + 1] = at
-        offsets = struct.pack(f"<{n + 1}Q", *offs)
+        blob, offsets = keys_blob(seq)
         raw = self.family.run(self.version, lambda inst, h: _abi.owners(inst, h, blob, offsets, n))
-        ids = self.ids
-        return [ids[i] for i in struct.unpack(f"<{n}I", raw)]
+        got = struct.unpack(f"<{n}I", raw)
+        return [self.ids[got[0]]] if n == 1 else list(operator.itemgetter(*got)(self.ids))
 
-    def owners_packed(self, blob: bytes, offsets: bytes, n: int) -> bytes:
+    def owners_packed(self, blob: bytes, offsets: bytes | array.array[int], n: int) -> bytes:
         return self.family.run(self.version, lambda inst, h: _abi.owners(inst, h, blob, offsets, n))
 
     def partition(self, key: object) -> int:
