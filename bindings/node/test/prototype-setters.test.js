@@ -216,3 +216,31 @@ test('the answers cover every length and a batch', async () => {
   assert.equal(r.owners(keysOf(BATCH)).length, BATCH)
   assert.equal((await r.ownersAsync(keysOf(BATCH))).length, BATCH)
 })
+
+test('a Proxy between Array.prototype and Object.prototype never sees an answer', async () => {
+  // Batches of 1024 keys or more write straight into the answer only while neither prototype has an
+  // element and Array.prototype inherits from Object.prototype directly: a Proxy in between is noticed.
+  const r = new Rendezvous(idsOf(100, 'n'))
+  const snap = r.snapshot()
+  const batch = keysOf(BATCH)
+  const want = [r.owners(batch), snap.owners(batch), await r.ownersAsync(batch), r.nodes, r.rank('k')]
+  let trapped = 0
+  const proxy = new Proxy(Object.prototype, {
+    set (target, key, value, receiver) {
+      if (typeof value === 'string' && ID.test(value)) { trapped++; return true }
+      return Reflect.set(target, key, value, receiver)
+    }
+  })
+  let got
+  Object.setPrototypeOf(Array.prototype, proxy)
+  try {
+    got = [r.owners(batch), snap.owners(batch), await r.ownersAsync(batch), r.nodes, r.rank('k')]
+  } finally {
+    Object.setPrototypeOf(Array.prototype, Object.prototype)
+  }
+  assert.equal(trapped, 0)
+  assert.equal(Object.getPrototypeOf(Array.prototype), Object.prototype)
+  for (let i = 0; i < want.length; i++) {
+    assert.deepStrictEqual(describe(got[i]), describe(want[i]))
+  }
+})

@@ -23,7 +23,7 @@
 //!   is a new array whose elements are the arguments, defined.
 //! - Otherwise the values are set into a `bare()` array, which has no
 //!   prototype (so no setter can be reached), and `seal` copies them into
-//!   the answer with `Array.from`, which defines each element.
+//!   the answer in a way that defines each element (see `COPY`).
 //!
 //! Under WebAssembly, emnapi's `napi_call_function` gathers the arguments
 //! with `args.push(...)`, which runs those same setters: there a helper gets
@@ -32,8 +32,9 @@
 //! arguments of `napi_call_function` reach the function without any
 //! JavaScript running.
 //!
-//! The builtins the functions use (`Object.setPrototypeOf`, `Array.from`,
-//! `Reflect.apply`, `Array`) are read once, when the addon loads; no function
+//! The builtins the functions use (`Object.setPrototypeOf`,
+//! `Object.getPrototypeOf`, `Reflect.apply`, `Reflect.ownKeys`,
+//! `Array.prototype.concat`, `Array`) are read once, when the addon loads; no function
 //! reads a global or a prototype property later, so user code that patches
 //! builtins afterwards cannot change an answer.
 
@@ -65,20 +66,54 @@ const PACK: &str = "(function pack() {\n\
   return joined;\n\
 })";
 
+/// How `seal` and `gather` copy a `bare()` array into the answer:
+/// `list(...found)` (a rest parameter defines each element) for up to
+/// 8192 elements, so that the arguments stay small on the stack, and
+/// `concat` with the bare array as `this` for more (it has no `constructor`
+/// and no `Symbol.isConcatSpreadable` to look up, so the answer is a plain
+/// new array, each element defined).
+const COPY: &str = "\
+  const setPrototypeOf = Object.setPrototypeOf, apply = Reflect.apply, concat = Array.prototype.concat;\n\
+  const list = function (...values) { return values; };\n\
+  const copy = (found) => (found.length <= 8192 ? apply(list, undefined, found) : apply(concat, found, []));\n";
+
 /// `gather()` with `this` = `[ids, indices, length]`: a new array of
-/// `ids[indices[i]]` for `i < length`, gathered into an array without a
-/// prototype and copied into the answer by `Array.from`.
-const GATHER: &str = "(() => {\n\
-  const setPrototypeOf = Object.setPrototypeOf, from = Array.from, apply = Reflect.apply, ArrayOf = Array;\n\
-  return function gather() {\n\
-    'use strict';\n\
-    const ids = this[0], indices = this[1], length = this[2];\n\
-    const found = [];\n\
-    setPrototypeOf(found, null);\n\
-    for (let i = 0; i < length; i++) found[i] = ids[indices[i]];\n\
-    return apply(from, ArrayOf, [found]);\n\
-  };\n\
-})()";
+/// `ids[indices[i]]` for `i < length`. A large batch is written straight
+/// into a new array when neither `Array.prototype` nor `Object.prototype`
+/// has an own property whose name starts with a digit (every index does),
+/// and `Array.prototype` still inherits from `Object.prototype` directly
+/// (whose own prototype cannot change): then writing a missing element
+/// defines it, and no user code runs during the loop to change that. Otherwise
+/// the ids are gathered into a `bare` array and copied as `seal` does.
+const GATHER: &str = concat!(
+    "(() => {\n",
+    "  const getPrototypeOf = Object.getPrototypeOf, ownKeys = Reflect.ownKeys, ArrayOf = Array;\n",
+    "  const arrayPrototype = Array.prototype, objectPrototype = Object.prototype;\n",
+    "  const indexFree = (o) => {\n",
+    "    const keys = ownKeys(o);\n",
+    "    for (let i = 0; i < keys.length; i++) {\n",
+    "      const k = keys[i];\n",
+    "      if (typeof k === 'string' && k.length > 0 && k.charCodeAt(0) >= 48 && k.charCodeAt(0) <= 57) return false;\n",
+    "    }\n",
+    "    return true;\n",
+    "  };\n",
+    "  const COPY_LINES",
+    "  return function gather() {\n",
+    "    'use strict';\n",
+    "    const ids = this[0], indices = this[1], length = this[2];\n",
+    "    if (length >= 1024 && getPrototypeOf(arrayPrototype) === objectPrototype &&\n",
+    "        indexFree(arrayPrototype) && indexFree(objectPrototype)) {\n",
+    "      const out = new ArrayOf(length);\n",
+    "      for (let i = 0; i < length; i++) out[i] = ids[indices[i]];\n",
+    "      return out;\n",
+    "    }\n",
+    "    const found = [];\n",
+    "    setPrototypeOf(found, null);\n",
+    "    for (let i = 0; i < length; i++) found[i] = ids[indices[i]];\n",
+    "    return copy(found);\n",
+    "  };\n",
+    "})()"
+);
 
 /// `bare()`: a new empty array without a prototype.
 const BARE: &str = "(() => {\n\
@@ -86,18 +121,26 @@ const BARE: &str = "(() => {\n\
   return function bare() { const a = []; setPrototypeOf(a, null); return a; };\n\
 })()";
 
-/// `seal()` with `this` = an array made by `bare`: a new array of its elements.
-const SEAL: &str = "(() => {\n\
-  const from = Array.from, apply = Reflect.apply, ArrayOf = Array;\n\
-  return function seal() { 'use strict'; return apply(from, ArrayOf, [this]); };\n\
-})()";
+/// `seal()` with `this` = an array made by `bare`: a new array of its
+/// elements (see `COPY`).
+const SEAL: &str = concat!(
+    "(() => {\n",
+    "  const COPY_LINES",
+    "  return function seal() { 'use strict'; return copy(this); };\n",
+    "})()"
+);
+
+/// The source of a function, with `COPY` in place of `const COPY_LINES`.
+fn with_copy(source: &str) -> String {
+    source.replace("const COPY_LINES", COPY)
+}
 
 /// `list(...values)`: a new array of the arguments.
 const LIST: &str = "(function list(...values) { return values; })";
 
 /// The most values `Compiled::array_of` passes to `list` at once (natively);
 /// a longer answer goes through `bare` and `seal`.
-pub const LIST_MAX: usize = 64;
+pub const LIST_MAX: usize = 1024;
 
 #[derive(Clone, Copy)]
 struct Functions {
@@ -118,7 +161,7 @@ thread_local! {
 /// Compiles the functions for `env`, at load. A failure is not an error:
 /// batches then use Node-API calls only.
 pub fn install(env: sys::napi_env) {
-    let compiled = [PACK, GATHER, BARE, SEAL, LIST].map(|source| compile(env, source));
+    let compiled = [PACK, &with_copy(GATHER), BARE, &with_copy(SEAL), LIST].map(|source| compile(env, source));
     match compiled {
         [Some(pack), Some(gather), Some(bare), Some(seal), Some(list)] => {
             COMPILED.with(|c| {
