@@ -112,7 +112,7 @@ build-node-wasm: node-deps ## the Node addon for wasm32-wasip1-threads (+simd128
 
 # ExperimentalWarning: Node 20's node:wasi prints one per load (and each test file loads the addon).
 # Then the build without threads (test/edge.test.js: the fallback where the threaded build cannot start, and
-# every async call rejected), and the target and keyed tests forced onto it (its async calls reject, so the
+# every async call rejected), and the target, keyed and prototype-setters tests forced onto it (its async calls reject, so the
 # suites that call them run only against the threaded build).
 test-node-wasm: build-node-wasm build-node-wasm-edge typecheck-tools ## the whole Node test suite against the WebAssembly build, and the build without threads
 	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=1 LONGSTRAW_EXPECT_TARGET=wasm32-wasi LONGSTRAW_REQUIRE_EDGE=1 \
@@ -120,7 +120,7 @@ test-node-wasm: build-node-wasm build-node-wasm-edge typecheck-tools ## the whol
 	  $(NODE) --test --test-concurrency=1 test/
 	cd $(NODE_DIR) && LONGSTRAW_NODE_WASM=edge LONGSTRAW_EXPECT_TARGET=wasm32-wasip1 \
 	  NODE_OPTIONS="$${NODE_OPTIONS:-} --disable-warning=ExperimentalWarning" \
-	  $(NODE) --test --test-concurrency=1 test/target.test.js test/keyed.test.js
+	  $(NODE) --test --test-concurrency=1 test/target.test.js test/keyed.test.js test/prototype-setters.test.js
 
 # The browser entry (package.json "browser"): see bindings/node/browser/index.js and build.mjs.
 build-node-browser: build-node-wasm ## the Node package's browser entry: the WebAssembly build bundled for pages

@@ -1,7 +1,7 @@
 //! `owners(keys)` for an array of strings (or Buffers): each chunk of keys
 //! is read into the packed layout (bytes and offsets), the core places the
 //! chunk at once with the packed batch, and the ids are set into the answer
-//! by one JavaScript loop.
+//! by one JavaScript loop (which defines them: see `compiled`).
 //!
 //! A chunk's strings are read as one: `pack` (see `compiled`) joins them in
 //! JavaScript and reports each one's UTF-16 length, one Node-API read copies
@@ -73,10 +73,8 @@ fn ids(cx: Cx, snap: &Snapshot, indices: &[u32], compiled: Option<Compiled>) -> 
     let (typed, slots) = out::new_u32_array(cx, indices.len())?;
     slots.copy_from_slice(indices);
     out::publish(cx, typed, indices.len())?;
-    let out = out::new_array(cx, indices.len())?;
     // A JavaScript array has fewer than 2^32 elements.
-    compiled.gather(out, ids, typed, indices.len() as u32)?;
-    Ok(out)
+    compiled.gather(ids, typed, indices.len() as u32)
 }
 
 /// Keys in the packed layout: key `i` is `bytes[offsets[i]..offsets[i + 1]]`.

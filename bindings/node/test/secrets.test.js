@@ -46,6 +46,9 @@ function needlesOf (secret) {
 
 /** Fails when `text` contains any part of any of `secrets` (see `needlesOf`). */
 function assertNoWindow (text, secrets, where) {
+  // A WebAssembly stack frame names a code position in hexadecimal (`wasm-function[558]:0xa8e78`), which
+  // can hold any 4 hex digits of a secret by chance: those positions are not shown content.
+  text = text.replace(/wasm:\/\/wasm\/[0-9a-f]+:wasm-function\[\d+\]:0x[0-9a-f]+/g, 'wasm://wasm/<code position>')
   for (const secret of secrets) {
     for (const needle of needlesOf(secret)) {
       assert.ok(!text.includes(needle), `${where}: shows ${JSON.stringify(needle)} of the secret in ${JSON.stringify(text)}`)

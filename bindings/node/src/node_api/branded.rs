@@ -20,7 +20,8 @@
 //!   is first returned; an id that is not UTF-8 comes back as a new Buffer
 //!   each time (a Buffer can be changed by its caller, so it is never shared).
 //!   A ranked answer of up to `RANKED_MAX` ids is an array literal of those
-//!   strings; a longer one is built natively.
+//!   strings; a longer one is built natively, with its elements defined
+//!   (`out::array_of`).
 //! - **The arguments** are read and checked natively, as the generic methods
 //!   read them, so the errors are the same.
 //!
@@ -156,12 +157,17 @@ const FACTORY: &str = r#"(function lookupMethods (stamp, ownerIndex, idOf, topK,
   return methods
 })"#;
 
-/// `zeros(n)`: an array of `n` zeros without a prototype, so that neither
-/// its writes nor its reads ever reach `Array.prototype`
-/// (`Object.setPrototypeOf` is read once, when the addon loads).
+/// `zeros()` with `this` = `n`: an array of `n` zeros without a prototype,
+/// so that neither its writes nor its reads ever reach `Array.prototype`
+/// (`Object.setPrototypeOf` is read once, when the addon loads). `n` comes
+/// as `this`, not as an argument: under WebAssembly, emnapi gathers the
+/// arguments of a call with `args.push`, which runs setters a user put on
+/// `Array.prototype`.
 const ZEROS: &str = r#"(() => {
   const setPrototypeOf = Object.setPrototypeOf
-  return function zeros (n) {
+  return function zeros () {
+    'use strict'
+    const n = this
     const a = []
     setPrototypeOf(a, null)
     for (let i = 0; i < n; i++) a[i] = 0
@@ -366,18 +372,17 @@ fn zeros(cx: Cx, n: usize) -> Res<sys::napi_value> {
         ));
     };
     let mut function = ptr::null_mut();
-    let mut undefined = ptr::null_mut();
     let mut result = ptr::null_mut();
     let len = out::number(cx, n as f64)?;
     // SAFETY: the reference belongs to this environment and is never
-    // deleted before it is torn down; the argument is a value of this call.
+    // deleted before it is torn down; `len` (the call's `this`) is a value
+    // of this call.
     let status = unsafe {
         let got = sys::napi_get_reference_value(cx.0, make, &mut function);
-        sys::napi_get_undefined(cx.0, &mut undefined);
         if got != sys::Status::napi_ok || function.is_null() {
             got
         } else {
-            sys::napi_call_function(cx.0, undefined, function, 1, &len, &mut result)
+            sys::napi_call_function(cx.0, len, function, 0, ptr::null(), &mut result)
         }
     };
     check(status, "call_function zeros")?;

@@ -8,6 +8,7 @@ use std::ptr;
 use napi::bindgen_prelude::{ToNapiValue, TypeName, ValueType};
 use napi::sys;
 
+use super::compiled::Compiled;
 use super::{check, slice_or_empty_mut, Cx};
 use crate::error::{codes, JsErr, Kind, Res};
 
@@ -128,23 +129,57 @@ pub fn id(cx: Cx, bytes: &[u8]) -> Res<sys::napi_value> {
     Ok(out)
 }
 
-/// A new array of `len` holes.
-pub fn new_array(cx: Cx, len: usize) -> Res<sys::napi_value> {
+/// A JavaScript array of the `len` values of `items`. Its elements are
+/// defined, never set: no setter a user put on `Array.prototype` or
+/// `Object.prototype` runs or changes the answer (see `compiled`).
+pub fn array_of(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: usize) -> Res<sys::napi_value> {
+    match Compiled::get(cx) {
+        Some(compiled) => compiled.array_of(items, len),
+        None => defined_array(cx, items, len),
+    }
+}
+
+/// `array_of` without the compiled functions (where they could not be
+/// compiled): each element is defined by `napi_define_properties` under its
+/// index as a name, which is slower but runs no setter either.
+fn defined_array(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: usize) -> Res<sys::napi_value> {
+    const CHUNK: usize = 64;
     let mut arr = ptr::null_mut();
     // SAFETY: creates a new array in the current call's scope.
     let status = unsafe { sys::napi_create_array_with_length(cx.0, len, &mut arr) };
     check(status, "create_array_with_length")?;
-    Ok(arr)
-}
-
-/// A JavaScript array of `len` values.
-pub fn array_of(cx: Cx, items: impl Iterator<Item = Res<sys::napi_value>>, len: usize) -> Res<sys::napi_value> {
-    let arr = new_array(cx, len)?;
-    for (i, item) in items.enumerate() {
-        let item = item?;
-        // SAFETY: `arr` is a fresh array; `i` is below `len` (< 2^32).
-        let status = unsafe { sys::napi_set_element(cx.0, arr, i as u32, item) };
-        check(status, "set_element")?;
+    let mut names = [[0u8; 12]; CHUNK];
+    let mut values = [ptr::null_mut(); CHUNK];
+    let mut items = items.enumerate().peekable();
+    while items.peek().is_some() {
+        let mut n = 0;
+        while n < CHUNK {
+            let Some((i, item)) = items.next() else { break };
+            values[n] = item?;
+            // A decimal index (at most 10 digits) and its terminating zero.
+            let digits = i.to_string();
+            names[n] = [0; 12];
+            names[n][..digits.len()].copy_from_slice(digits.as_bytes());
+            n += 1;
+        }
+        let descriptors: Vec<sys::napi_property_descriptor> = (0..n)
+            .map(|j| sys::napi_property_descriptor {
+                utf8name: names[j].as_ptr().cast(),
+                name: ptr::null_mut(),
+                method: None,
+                getter: None,
+                setter: None,
+                value: values[j],
+                attributes: sys::PropertyAttributes::writable
+                    | sys::PropertyAttributes::enumerable
+                    | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            })
+            .collect();
+        // SAFETY: `arr` is the fresh array; each descriptor names a
+        // zero-terminated decimal index and a value of this call.
+        let status = unsafe { sys::napi_define_properties(cx.0, arr, n, descriptors.as_ptr()) };
+        check(status, "define_properties")?;
     }
     Ok(arr)
 }
@@ -207,17 +242,30 @@ unsafe extern "C" {
     ) -> sys::napi_status;
 }
 
-/// A plain object with the given data properties.
+/// A plain object with the given data properties, defined (no setter a
+/// user put on `Object.prototype` runs).
 pub fn object(cx: Cx, properties: &[(&CStr, sys::napi_value)]) -> Res<sys::napi_value> {
     let mut obj = ptr::null_mut();
     // SAFETY: creates a plain object in the current call's scope.
     let status = unsafe { sys::napi_create_object(cx.0, &mut obj) };
     check(status, "create_object")?;
     for (name, value) in properties {
+        let property = sys::napi_property_descriptor {
+            utf8name: name.as_ptr(),
+            name: ptr::null_mut(),
+            method: None,
+            getter: None,
+            setter: None,
+            value: *value,
+            attributes: sys::PropertyAttributes::writable
+                | sys::PropertyAttributes::enumerable
+                | sys::PropertyAttributes::configurable,
+            data: ptr::null_mut(),
+        };
         // SAFETY: `obj` is the fresh object, `value` a value of this call and
         // `name` zero-terminated.
-        let status = unsafe { sys::napi_set_named_property(cx.0, obj, name.as_ptr(), *value) };
-        check(status, "set_named_property")?;
+        let status = unsafe { sys::napi_define_properties(cx.0, obj, 1, &property) };
+        check(status, "define_properties")?;
     }
     Ok(obj)
 }
