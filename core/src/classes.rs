@@ -192,6 +192,12 @@ impl<'a> WeightClasses<'a> {
         (&self.header.upper_scales, &self.header.lower_scales)
     }
 
+    /// Where each class ends in the grouped columns (one per class).
+    #[inline(always)]
+    pub(crate) fn ends(&self) -> &'a [u32] {
+        &self.header.ends[..self.count()]
+    }
+
     /// How many classes.
     #[inline(always)]
     pub(crate) fn count(&self) -> usize {

@@ -100,10 +100,6 @@ unsafe fn lane_bests<V: Vector>(key: V, hashes: &[u64]) -> Argmax<V> {
     }
 }
 
-/// Classes whose leaders race in one pass: two vectors of them, so up to
-/// 8 classes with AVX2 (4 lanes) and all of them with AVX-512.
-const GROUPS: usize = 2;
-
 /// The owner of `key_hash` in a table with weight classes, or `None` when
 /// the bounds cannot decide, the table has no classes (or more than
 /// `2 LANES`, or an empty one), or they disagree with it (the caller then
@@ -116,32 +112,33 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
     let classes = table.classes?;
     let count = classes.count();
     let lanes = V::LANES;
-    if count == 0 || count > GROUPS * lanes || lanes > 8 {
+    if count == 0 || count > 2 * lanes || lanes > 8 {
         return None;
     }
     // Per class: its accumulators (ordered scores b0, b1, indices i0, i1),
     // 8 values each; written for every class `c < count` before any read.
     let mut saved = MaybeUninit::<[[u64; 32]; MAX_WEIGHT_CLASSES]>::uninit();
     let saved = saved.as_mut_ptr().cast::<u64>();
-    let mut starts = [0usize; MAX_WEIGHT_CLASSES];
-    let mut seen = 0;
     // SAFETY: `saved` holds 4 parts of 8 >= LANES values per class and
     // `c < count <= MAX_WEIGHT_CLASSES`; every part read below (`c <
-    // count`) was written first; `rows` holds `GROUPS * LANES >= count`
-    // vectors (and `row_maxima` reads `LANES` from `g * LANES`); the scales
-    // hold `MAX_WEIGHT_CLASSES >= GROUPS * LANES` values when `LANES <= 4`,
-    // and `LANES = 8` reads only the first group; ISA by the caller.
+    // count`) was written first. `rows` and the scales hold
+    // `MAX_WEIGHT_CLASSES = 8` values: `row_maxima` and the loads read
+    // `LANES <= 8` from 0 and, only when `count > LANES` (so `LANES <= 4`),
+    // `LANES` more from `LANES`. `leaders` holds 16 values, `0..LANES`
+    // written and, when `count > LANES`, `LANES..2 LANES`; `c < count`
+    // reads one of those. ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
         let zero = V::splat(0).ordered();
-        let mut rows = [zero; GROUPS * 8];
-        for c in 0..count {
-            let (hashes, start, _, _) = classes.class(c)?;
+        // Each class's lanes' maxima; `zero` past the last class.
+        let mut rows = [zero; MAX_WEIGHT_CLASSES];
+        let mut start = 0;
+        for (c, &end) in classes.ends().iter().enumerate() {
+            let hashes = classes.hashes.get(start..end as usize)?;
             if hashes.is_empty() {
                 return None;
             }
-            seen += hashes.len();
-            starts[c] = start;
+            start = end as usize;
             let acc = lane_bests::<V>(key, hashes);
             let out = saved.add(c * 32);
             acc.b0.store(out);
@@ -151,59 +148,56 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
             i1.store(out.add(24));
             rows[c] = V::select(acc.b1.gt_ordered(acc.b0), acc.b1, acc.b0);
         }
-        if seen != table.eligible() {
+        if start != table.eligible() {
             return None;
         }
+        // The leaders of classes `0..LANES`, and of `LANES..2 LANES` when
+        // there are more classes than lanes (rows past the last class are
+        // `zero`, with infinite scales).
         let (upper_scales, lower_scales) = classes.scales();
-        let groups = count.div_ceil(lanes);
-        let mut leaders = [zero; GROUPS];
-        let mut lower = [zero; GROUPS];
-        let mut m = splat_f64::<V>(f64::INFINITY);
-        for g in 0..groups {
-            let best = V::row_maxima(&rows[g * lanes..]);
-            let p = V::race_key(best.ordered());
-            let upper_scale = V::load(upper_scales.as_ptr().add(g * lanes).cast());
-            let lower_scale = V::load(lower_scales.as_ptr().add(g * lanes).cast());
-            m = m.min_f64(neg_ln_upper(p).mul_f64(upper_scale));
-            lower[g] = p.mul_f64(lower_scale);
-            leaders[g] = best;
+        let two = count > lanes;
+        let best0 = V::row_maxima(&rows);
+        let p0 = V::race_key(best0.ordered());
+        let lower0 = p0.mul_f64(V::load(lower_scales.as_ptr().cast()));
+        let mut m = neg_ln_upper(p0).mul_f64(V::load(upper_scales.as_ptr().cast()));
+        let mut leaders = MaybeUninit::<[u64; 16]>::uninit();
+        let leaders = leaders.as_mut_ptr().cast::<u64>();
+        best0.store(leaders);
+        let mut lower1 = splat_f64::<V>(f64::INFINITY);
+        if two {
+            let best1 = V::row_maxima(&rows[lanes..]);
+            let p1 = V::race_key(best1.ordered());
+            lower1 = p1.mul_f64(V::load(lower_scales.as_ptr().add(lanes).cast()));
+            m = m.min_f64(neg_ln_upper(p1).mul_f64(V::load(upper_scales.as_ptr().add(lanes).cast())));
+            best1.store(leaders.add(lanes));
         }
         let m = m.reduce_min_f64();
         if m == f64::INFINITY {
             return None;
         }
+        // Bit `c`: class `c`'s leader may be at most `m` (not provably beyond it).
         let bound = splat_f64::<V>(m);
-        let mut found = None;
-        for (g, &lower) in lower.iter().enumerate().take(groups) {
-            let live = count - g * lanes;
-            let all = if live >= lanes {
-                (1u32 << lanes) - 1
-            } else {
-                (1u32 << live) - 1
-            };
-            let near = all & !V::mask_bits(bound.lt_f64(lower));
-            if near == 0 {
-                continue;
-            }
-            if found.is_some() || near.count_ones() != 1 {
-                return None;
-            }
-            found = Some((g, near.trailing_zeros() as usize));
+        let beyond = V::mask_bits(bound.lt_f64(lower0)) | (V::mask_bits(bound.lt_f64(lower1)) << lanes);
+        let near = !beyond & ((1u32 << count) - 1);
+        // Exactly one bit (`count_ones` is not one instruction without popcnt).
+        if near == 0 || near & (near - 1) != 0 {
+            return None;
         }
-        let (g, lane) = found?;
-        let c = g * lanes + lane;
+        let c = near.trailing_zeros() as usize;
         // The leader's lane in its class: exactly one lane holds its score.
-        let mut best = [0u64; 8];
-        leaders[g].store(best.as_mut_ptr());
-        let leader = V::splat(best[lane]);
+        let leader = V::splat(*leaders.add(c));
         let holders = V::mask_bits(V::load(saved.add(c * 32)).eq(leader))
             | (V::mask_bits(V::load(saved.add(c * 32 + 8)).eq(leader)) << lanes);
-        if holders.count_ones() != 1 {
+        if holders == 0 || holders & (holders - 1) != 0 {
             return None;
         }
         let at = holders.trailing_zeros() as usize;
         let (part, lane) = (2 + at / lanes, at % lanes);
-        let position = *saved.add(c * 32 + part * 8 + lane) as usize + starts[c];
+        let start = match c {
+            0 => 0,
+            _ => *classes.ends().get(c - 1)? as usize,
+        };
+        let position = *saved.add(c * 32 + part * 8 + lane) as usize + start;
         classes
             .members
             .get(position)
