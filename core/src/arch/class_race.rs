@@ -84,17 +84,14 @@ unsafe fn lane_bests<V: Vector>(key: V, hashes: &[u64]) -> Argmax<V> {
             Argmax::first(partial(key, hashes, 0), partial(key, hashes, lanes))
         };
         let mut i = chunk;
-        while i < n {
-            let (s0, s1) = if i + chunk <= n {
-                (
-                    mix(key.xor(V::load(hp.add(i)))).ordered(),
-                    mix(key.xor(V::load(hp.add(i + lanes)))).ordered(),
-                )
-            } else {
-                (partial(key, hashes, i), partial(key, hashes, i + lanes))
-            };
+        while i + chunk <= n {
+            let s0 = mix(key.xor(V::load(hp.add(i)))).ordered();
+            let s1 = mix(key.xor(V::load(hp.add(i + lanes)))).ordered();
             acc.step(s0, s1, i);
             i += chunk;
+        }
+        if i < n {
+            acc.step(partial(key, hashes, i), partial(key, hashes, i + lanes), i);
         }
         acc
     }
@@ -143,9 +140,9 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
             let out = saved.add(c * 32);
             acc.b0.store(out);
             acc.b1.store(out.add(8));
-            let (i0, i1) = acc.positions();
-            i0.store(out.add(16));
-            i1.store(out.add(24));
+            // Chunk starts: the leader's lane adds its offset at the end.
+            acc.i0.store(out.add(16));
+            acc.i1.store(out.add(24));
             rows[c] = V::select(acc.b1.gt_ordered(acc.b0), acc.b1, acc.b0);
         }
         if start != table.eligible() {
@@ -197,7 +194,8 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
             0 => 0,
             _ => *classes.ends().get(c - 1)? as usize,
         };
-        let position = *saved.add(c * 32 + part * 8 + lane) as usize + start;
+        // Lane `at` of the two accumulators is node `at` of its chunk.
+        let position = *saved.add(c * 32 + part * 8 + lane) as usize + at + start;
         classes
             .members
             .get(position)
