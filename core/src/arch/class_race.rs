@@ -203,3 +203,75 @@ pub(crate) unsafe fn owner<V: Vector>(table: &TableColumns<'_>, key_hash: u64) -
             .filter(|&i| (i as usize) < table.hashes.len())
     }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::super::x86_64::{avx2::Avx2, avx512::Avx512};
+    use super::Vector;
+    use crate::{Backend, BackendKind};
+
+    /// Values around the sign bit (where `ordered` flips on AVX2) and the
+    /// extremes, mixed with a linear congruential sequence.
+    fn value(i: u64) -> u64 {
+        match i % 7 {
+            0 => 0,
+            1 => u64::MAX,
+            2 => 1 << 63,
+            3 => (1 << 63) - 1,
+            _ => i
+                .wrapping_mul(0x5851_F42D_4C95_7F2D)
+                .wrapping_add(0x1405_7B7E_F767_814F)
+                .rotate_left((i % 64) as u32),
+        }
+    }
+
+    /// Lane `r` of `row_maxima` against the largest lane of row `r`,
+    /// computed here with `u64::max`.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported.
+    unsafe fn check<V: Vector>() {
+        let lanes = V::LANES;
+        for trial in 0..500u64 {
+            let mut values = [[0u64; 8]; 8];
+            for (r, row) in values.iter_mut().enumerate() {
+                for (l, v) in row.iter_mut().enumerate().take(lanes) {
+                    *v = value(trial * 131 + (r * 8 + l) as u64 * (trial % 5 + 1));
+                }
+            }
+            // SAFETY: each row holds 8 >= LANES values; ISA by the caller.
+            let rows: [V; 8] = core::array::from_fn(|r| unsafe { V::load(values[r].as_ptr()).ordered() });
+            let mut out = [0u64; 8];
+            // SAFETY: `rows` holds 8 >= LANES vectors; ISA by the caller.
+            unsafe { V::row_maxima(&rows).ordered().store(out.as_mut_ptr()) };
+            for r in 0..lanes {
+                let want = values[r][..lanes].iter().copied().fold(0, u64::max);
+                assert_eq!(out[r], want, "trial {trial}, row {r}, {lanes} lanes");
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn check_avx2() {
+        // SAFETY: AVX2 is enabled here, and the caller checked the CPU.
+        unsafe { check::<Avx2>() }
+    }
+
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
+    unsafe fn check_avx512() {
+        // SAFETY: AVX-512 is enabled here, and the caller checked the CPU.
+        unsafe { check::<Avx512>() }
+    }
+
+    #[test]
+    fn row_maxima_puts_each_rows_largest_lane_in_that_lane() {
+        if Backend::new(BackendKind::Avx2).is_some() {
+            // SAFETY: the CPU supports AVX2.
+            unsafe { check_avx2() }
+        }
+        if Backend::new(BackendKind::Avx512).is_some() {
+            // SAFETY: the CPU supports AVX-512 F, DQ and VL.
+            unsafe { check_avx512() }
+        }
+    }
+}
