@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Weighted owner at small n, a baseline build against this tree's, in one run:
 # instructions per owner() under callgrind (load-independent; valgrind has no
-# AVX-512, so avx2 and sse2), then ns per owner() from `weighted_race`
-# (best of 5 interleaved rounds per process), before and after alternating.
+# AVX-512, so avx2 and sse2), plain and weighted4 of both builds, then ns per
+# owner() from `weighted_race` (best of 5 interleaved rounds per process) on
+# avx512 and avx2, before and after alternating.
 # Usage: bench/weighted_small_n.sh BASE_COUNT BASE_WEIGHTED_RACE [ROUNDS] [MILLIS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,25 +26,28 @@ per_lookup() {
 for backend in avx2 sse2; do
     echo "### $backend: instructions per owner()"
     echo
-    echo "| n | plain | weighted4 before | weighted4 after | weighted4 after - plain | distinct before | distinct after |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| n | plain before | plain | weighted4 before | weighted4 after | weighted4 before - plain before | weighted4 after - plain | distinct before | distinct after |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     for n in 8 64 512; do
+        pb=$(per_lookup "$base_count" "$backend" plain "$n")
         p=$(per_lookup "$target/release/count" "$backend" plain "$n")
         w4b=$(per_lookup "$base_count" "$backend" weighted4 "$n")
         w4a=$(per_lookup "$target/release/count" "$backend" weighted4 "$n")
         wdb=$(per_lookup "$base_count" "$backend" weighted_distinct "$n")
         wda=$(per_lookup "$target/release/count" "$backend" weighted_distinct "$n")
-        echo "| $n | $p | $w4b | $w4a | $((w4a - p)) | $wdb | $wda |"
+        echo "| $n | $pb | $p | $w4b | $w4a | $((w4b - pb)) | $((w4a - p)) | $wdb | $wda |"
     done
     echo
 done
 for r in $(seq "$rounds"); do
-    for which in before after; do
-        bin=$base_race
-        [ "$which" = after ] && bin=$target/release/weighted_race
-        echo "### avx512 $which, round $r"
-        echo
-        "$bin" avx512 "$millis" | sed -n '/^|/p'
-        echo
+    for isa in avx512 avx2; do
+        for which in before after; do
+            bin=$base_race
+            [ "$which" = after ] && bin=$target/release/weighted_race
+            echo "### $isa $which, round $r"
+            echo
+            "$bin" "$isa" "$millis" | sed -n '/^|/p'
+            echo
+        done
     done
 done

@@ -17,6 +17,7 @@
 //! columns ([`group_by_weight`] fills them) and lends them with
 //! [`crate::NodeTable::with_classes`].
 
+use crate::limits::{LANE_E_HIGH, LANE_E_LOW};
 use crate::weight::validate_weight;
 
 /// The most weight classes a grouped layout holds; tables with more distinct
@@ -24,13 +25,17 @@ use crate::weight::validate_weight;
 pub const MAX_WEIGHT_CLASSES: usize = 8;
 
 /// The per-class part of a grouped layout: where each class ends in the
-/// grouped columns, its weight and the weight's inverse.
+/// grouped columns, its weight and the weight's inverse, and the class
+/// race's two scales of the inverse (`LANE_E_HIGH / w` and `LANE_E_LOW /
+/// w`, `+inf` past the last class; see `crate::arch::class_race`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassHeader {
     count: usize,
     ends: [u32; MAX_WEIGHT_CLASSES],
     weights: [f64; MAX_WEIGHT_CLASSES],
     inverses: [f64; MAX_WEIGHT_CLASSES],
+    upper_scales: [f64; MAX_WEIGHT_CLASSES],
+    lower_scales: [f64; MAX_WEIGHT_CLASSES],
 }
 
 impl ClassHeader {
@@ -97,6 +102,8 @@ pub fn group_by_weight(
         ends: [0; MAX_WEIGHT_CLASSES],
         weights: [0.0; MAX_WEIGHT_CLASSES],
         inverses: [0.0; MAX_WEIGHT_CLASSES],
+        upper_scales: [f64::INFINITY; MAX_WEIGHT_CLASSES],
+        lower_scales: [f64::INFINITY; MAX_WEIGHT_CLASSES],
     };
     let mut sizes = [0u32; MAX_WEIGHT_CLASSES];
     let class_of = |w: f64, header: &mut ClassHeader| -> usize {
@@ -109,6 +116,8 @@ pub fn group_by_weight(
                 let c = header.count;
                 header.weights[c] = w;
                 header.inverses[c] = 1.0 / w;
+                header.upper_scales[c] = header.inverses[c] * LANE_E_HIGH;
+                header.lower_scales[c] = header.inverses[c] * LANE_E_LOW;
                 header.count += 1;
                 c
             }
@@ -172,6 +181,21 @@ impl<'a> WeightClasses<'a> {
         let start = if c == 0 { 0 } else { h.ends[c - 1] as usize };
         let hashes = self.hashes.get(start..h.ends[c] as usize)?;
         Some((hashes, start, h.weights[c], h.inverses[c]))
+    }
+
+    /// Per class (`+inf` past the last one): `fl(fl(1 / w) LANE_E_HIGH)`,
+    /// which scales an upper bound `H` of `-ln u` to an upper bound of `E`,
+    /// and `fl(fl(1 / w) LANE_E_LOW)`, which scales a race key `p` to a lower
+    /// bound of `E` (see `crate::arch::class_race`).
+    #[inline(always)]
+    pub(crate) fn scales(&self) -> (&'a [f64; MAX_WEIGHT_CLASSES], &'a [f64; MAX_WEIGHT_CLASSES]) {
+        (&self.header.upper_scales, &self.header.lower_scales)
+    }
+
+    /// Where each class ends in the grouped columns (one per class).
+    #[inline(always)]
+    pub(crate) fn ends(&self) -> &'a [u32] {
+        &self.header.ends[..self.count()]
     }
 
     /// How many classes.

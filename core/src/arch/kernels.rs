@@ -31,6 +31,100 @@ pub(super) static IOTA: [u64; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1
 /// Equal-weight tables up to this size run batches with keys in lanes.
 const KEYS_IN_LANES_MAX_NODES: usize = 24;
 
+/// The plain argmax's two accumulators: for the first and the second
+/// vector of every chunk of `2 LANES` nodes, each lane's best score so far
+/// (in [`Vector::ordered`] form) and the index of its chunk's first node.
+/// (Chunk starts, not node indices: one broadcast per chunk serves both
+/// accumulators, which keeps the loop's constants in registers.)
+#[derive(Clone, Copy)]
+pub(super) struct Argmax<V> {
+    /// Best ordered scores of the first vectors.
+    pub(super) b0: V,
+    /// Their chunks' starts.
+    pub(super) i0: V,
+    /// Best ordered scores of the second vectors.
+    pub(super) b1: V,
+    /// Their chunks' starts.
+    pub(super) i1: V,
+}
+
+impl<V: Vector> Argmax<V> {
+    /// The accumulators after the first chunk (ordered scores `b0`, `b1`),
+    /// which starts at index 0.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported.
+    #[inline(always)]
+    pub(super) unsafe fn first(b0: V, b1: V) -> Self {
+        // SAFETY: forwarded caller guarantee.
+        unsafe {
+            let zero = V::splat(0);
+            Argmax {
+                b0,
+                i0: zero,
+                b1,
+                i1: zero,
+            }
+        }
+    }
+
+    /// Takes the chunk that starts at index `start`: ordered scores `s0`
+    /// (nodes `start..start + LANES`) and `s1` (the next `LANES`). A lane
+    /// moves only to a strictly higher score, so on a tie it keeps the
+    /// earlier (lower) index.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported.
+    #[inline(always)]
+    pub(super) unsafe fn step(&mut self, s0: V, s1: V, start: usize) {
+        // SAFETY: forwarded caller guarantee.
+        unsafe {
+            let start = V::splat(start as u64);
+            let g0 = s0.gt_ordered(self.b0);
+            let g1 = s1.gt_ordered(self.b1);
+            self.b0 = V::select(g0, s0, self.b0);
+            self.i0 = V::select(g0, start, self.i0);
+            self.b1 = V::select(g1, s1, self.b1);
+            self.i1 = V::select(g1, start, self.i1);
+        }
+    }
+
+    /// The node index of every lane's best, in the first and the second
+    /// accumulator.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported.
+    #[inline(always)]
+    pub(super) unsafe fn positions(&self) -> (V, V) {
+        // SAFETY: IOTA holds 16 >= 2 * LANES values; ISA by the caller.
+        unsafe {
+            (
+                self.i0.add(V::load(IOTA.as_ptr())),
+                self.i1.add(V::load(IOTA.as_ptr().add(V::LANES))),
+            )
+        }
+    }
+
+    /// The two accumulators merged lane by lane: the higher score, then the
+    /// lower index; `(ordered scores, node indices)`.
+    ///
+    /// # Safety
+    /// The ISA of `V` is supported; indices are below `2^63` (so `ordered`
+    /// keeps their order).
+    #[inline(always)]
+    pub(super) unsafe fn merge(self) -> (V, V) {
+        // SAFETY: forwarded caller guarantee.
+        unsafe {
+            let (i0, i1) = self.positions();
+            let take = V::mask_or(
+                self.b1.gt_ordered(self.b0),
+                V::mask_and(self.b1.eq(self.b0), i0.ordered().gt_ordered(i1.ordered())),
+            );
+            (V::select(take, self.b1, self.b0), V::select(take, i1, i0))
+        }
+    }
+}
+
 /// The mixed scores of nodes `i..i + LANES`.
 ///
 /// # Safety
@@ -193,7 +287,7 @@ unsafe fn argmax_scored<V: Vector>(hashes: &[u64], key_hash: u64) -> (u64, u32) 
     // `tail_scores` (0 < n - i < chunk); IOTA has 16 >= chunk entries; ISA by the caller.
     unsafe {
         let key = V::splat(key_hash);
-        let (mut b0, mut b1) = if n >= chunk {
+        let (b0, b1) = if n >= chunk {
             (
                 scores_at(key, hashes, 0).ordered(),
                 scores_at(key, hashes, lanes).ordered(),
@@ -201,42 +295,20 @@ unsafe fn argmax_scored<V: Vector>(hashes: &[u64], key_hash: u64) -> (u64, u32) 
         } else {
             tail_scores(key, hashes, 0)
         };
-        let mut i0 = V::load(IOTA.as_ptr());
-        let mut i1 = V::load(IOTA.as_ptr().add(lanes));
-        let (mut c0, mut c1) = (i0, i1);
-        let step = V::splat(chunk as u64);
+        let mut acc = Argmax::first(b0, b1);
         let mut i = chunk;
         while i + chunk <= n {
-            c0 = c0.add(step);
-            c1 = c1.add(step);
             let s0 = scores_at(key, hashes, i).ordered();
             let s1 = scores_at(key, hashes, i + lanes).ordered();
-            let g0 = s0.gt_ordered(b0);
-            let g1 = s1.gt_ordered(b1);
-            b0 = V::select(g0, s0, b0);
-            i0 = V::select(g0, c0, i0);
-            b1 = V::select(g1, s1, b1);
-            i1 = V::select(g1, c1, i1);
+            acc.step(s0, s1, i);
             i += chunk;
         }
         if i < n {
-            c0 = c0.add(step);
-            c1 = c1.add(step);
             let (s0, s1) = tail_scores(key, hashes, i);
-            let g0 = s0.gt_ordered(b0);
-            let g1 = s1.gt_ordered(b1);
-            b0 = V::select(g0, s0, b0);
-            i0 = V::select(g0, c0, i0);
-            b1 = V::select(g1, s1, b1);
-            i1 = V::select(g1, c1, i1);
+            acc.step(s0, s1, i);
         }
-        // Merge the accumulators: higher score, then lower index. Index
-        // lanes are below 2^33, so `ordered` keeps their order.
-        let take = V::mask_or(
-            b1.gt_ordered(b0),
-            V::mask_and(b1.eq(b0), i0.ordered().gt_ordered(i1.ordered())),
-        );
-        let (score, best) = V::reduce_argmax(V::select(take, b1, b0), V::select(take, i1, i0));
+        let (scores, index) = acc.merge();
+        let (score, best) = V::reduce_argmax(scores, index);
         (score, best as u32)
     }
 }

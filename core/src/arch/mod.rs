@@ -112,6 +112,25 @@ pub(crate) unsafe trait Vector: Copy {
             .fold(u64::MAX, |m, (&v, &i)| if v == best { m.min(i) } else { m });
         (best, at)
     }
+    /// Lane `r` (for `r < LANES`) is the largest lane of `rows[r]`, all
+    /// in [`Vector::ordered`] form: the maxima of `LANES` vectors in one
+    /// vector, a transpose and a reduction in one pass. The default goes
+    /// through a buffer; AVX2 and AVX-512 override it with shuffles.
+    ///
+    /// # Safety
+    /// `rows.len() >= LANES`.
+    #[inline(always)]
+    unsafe fn row_maxima(rows: &[Self]) -> Self {
+        let mut buf = [0u64; 8];
+        let mut out = [0u64; 8];
+        for (r, row) in rows.iter().take(Self::LANES.min(8)).enumerate() {
+            // SAFETY: the buffer holds 8 >= LANES values; ISA by the trait contract.
+            unsafe { row.ordered().store(buf.as_mut_ptr()) };
+            out[r] = buf[..Self::LANES].iter().fold(0, |m, &v| m.max(v));
+        }
+        // SAFETY: as above.
+        unsafe { Self::load(out.as_ptr()).ordered() }
+    }
     /// The weighted-race filter (see [`crate::race::bounds`]): bit `i` set unless lane
     /// `i` surely loses to `bound`.
     ///

@@ -110,6 +110,23 @@ unsafe impl Vector for Avx2 {
         unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(mask)) as u32 }
     }
     #[inline(always)]
+    unsafe fn row_maxima(rows: &[Self]) -> Self {
+        // SAFETY: `rows` holds 4 vectors by the caller's guarantee (checked
+        // by the slice pattern); AVX2 by the trait contract.
+        unsafe {
+            let [a, b, c, d, ..] = rows else {
+                unreachable!("row_maxima takes 4 rows")
+            };
+            // [max(a0, a1), max(b0, b1), max(a2, a3), max(b2, b3)], the same for c, d.
+            let ab = max(_mm256_unpacklo_epi64(a.0, b.0), _mm256_unpackhi_epi64(a.0, b.0));
+            let cd = max(_mm256_unpacklo_epi64(c.0, d.0), _mm256_unpackhi_epi64(c.0, d.0));
+            Avx2(max(
+                _mm256_permute2x128_si256::<0x20>(ab, cd),
+                _mm256_permute2x128_si256::<0x31>(ab, cd),
+            ))
+        }
+    }
+    #[inline(always)]
     unsafe fn race_filter(scores: Self, weights: *const f64, bound: f64) -> u32 {
         // SAFETY: AVX2 by the trait contract; `weights..weights + 4` is
         // readable by the caller's guarantee.
@@ -199,6 +216,17 @@ unsafe impl Vector for Avx2 {
             ))
         }
     }
+}
+
+/// The lane-wise maximum of two vectors in `ordered` form (sign bit flipped).
+/// (A function, not a closure: closures would not inherit the target features.)
+///
+/// # Safety
+/// AVX2 is supported.
+#[inline(always)]
+unsafe fn max(x: __m256i, y: __m256i) -> __m256i {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { _mm256_blendv_epi8(x, y, _mm256_cmpgt_epi64(y, x)) }
 }
 
 crate::arch::entry_points!(Avx2, "avx2");

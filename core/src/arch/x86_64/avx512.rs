@@ -104,6 +104,22 @@ unsafe impl Vector for Avx512 {
         }
     }
     #[inline(always)]
+    unsafe fn row_maxima(rows: &[Self]) -> Self {
+        // SAFETY: `rows` holds 8 vectors by the caller's guarantee (checked
+        // by the slice pattern); AVX-512F by the trait contract.
+        unsafe {
+            let [r0, r1, r2, r3, r4, r5, r6, r7, ..] = rows else {
+                unreachable!("row_maxima takes 8 rows")
+            };
+            // Blocks of `quad(pair(r0, r1), pair(r2, r3))`: rows 0-1 (halves
+            // of lanes 0-3, 4-7), rows 2-3 (the same); one more `quad` of
+            // that and its rows 4-7 twin leaves lane r = row r's maximum.
+            let low = quad(pair(r0.0, r1.0), pair(r2.0, r3.0));
+            let high = quad(pair(r4.0, r5.0), pair(r6.0, r7.0));
+            Avx512(quad(low, high))
+        }
+    }
+    #[inline(always)]
     unsafe fn race_filter(scores: Self, weights: *const f64, bound: f64) -> u32 {
         // SAFETY: AVX-512F/DQ by the trait contract; `weights..weights + 8`
         // is readable by the caller's guarantee.
@@ -180,6 +196,33 @@ unsafe impl Vector for Avx512 {
     unsafe fn lt_f64(self, other: Self) -> __mmask8 {
         // SAFETY: AVX-512F by the trait contract.
         unsafe { _mm512_cmp_pd_mask::<_CMP_LT_OQ>(_mm512_castsi512_pd(self.0), _mm512_castsi512_pd(other.0)) }
+    }
+}
+
+/// 128-bit block `k` of the result: `[max(x[2k], x[2k + 1]), max(y[2k], y[2k + 1])]`.
+/// (A function, not a closure: closures would not inherit the target features.)
+///
+/// # Safety
+/// AVX-512F is supported.
+#[inline(always)]
+unsafe fn pair(x: __m512i, y: __m512i) -> __m512i {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { _mm512_max_epu64(_mm512_unpacklo_epi64(x, y), _mm512_unpackhi_epi64(x, y)) }
+}
+
+/// With 128-bit blocks `x = [x0, x1, x2, x3]` and `y` likewise:
+/// `max([x0, x2, y0, y2], [x1, x3, y1, y3])`.
+///
+/// # Safety
+/// AVX-512F is supported.
+#[inline(always)]
+unsafe fn quad(x: __m512i, y: __m512i) -> __m512i {
+    // SAFETY: forwarded caller guarantee.
+    unsafe {
+        _mm512_max_epu64(
+            _mm512_shuffle_i64x2::<0b10_00_10_00>(x, y),
+            _mm512_shuffle_i64x2::<0b11_01_11_01>(x, y),
+        )
     }
 }
 
