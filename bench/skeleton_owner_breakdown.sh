@@ -15,7 +15,7 @@ for build in before after; do
     if [ "$build" = before ]; then bin=$B; else bin=$A; fi
     for l in $L $((3 * L)); do
         LONGSTRAW_BACKEND=avx2 valgrind --tool=callgrind --callgrind-out-file="$out/$build.$l" "$bin" count 100000 "$l" >/dev/null 2>&1
-        callgrind_annotate --inclusive=yes --threshold=100 "$out/$build.$l" > "$out/$build.$l.txt"
+        callgrind_annotate --inclusive=yes --threshold=100 "$out/$build.$l" > "$out/$build.$l.txt" 2>/dev/null
     done
 done
 python3 - "$out" "$L" <<'PY'
@@ -26,7 +26,7 @@ PARTS = [
     ("whole lookup (Snapshot::owner_index)", r"Snapshot::owner_index$"),
     ("Skeleton::owner_of_hash", r"Skeleton::owner_of_hash$"),
     ("level races (3 levels, column kernel)", r"avx2::group_race$"),
-    ("near-tie fallback (exact race)", r"(race_tight|level_fallback)$"),
+    ("near-tie fallback (the exact race)", r"race_tight$"),
     ("leaf: leaf_owner", r"Skeleton::leaf_owner$"),
     ("leaf: the v1 race over ~24 nodes", r"avx2::owner$"),
     ("leaf: finding the chunk (LeafSource::leaf)", r"LeafSource>::leaf$"),
