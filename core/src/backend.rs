@@ -121,7 +121,7 @@ impl Backend {
     }
 
     /// One skeleton level's first-order group race; `None` when it cannot decide.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn group_race(self, key_hash: u64, columns: Columns<'_>) -> Option<usize> {
         dispatch!(
             self,

@@ -97,6 +97,17 @@ pub(crate) const QUICK_LO: f64 = 1.0 - 1.0 / (1u64 << 50) as f64;
 /// times over.
 pub(crate) const QUICK_HI: f64 = 1.0 + 1.0 / (1u64 << 40) as f64;
 
+// --------------------------------------- the column race (arch::column_race)
+
+/// `2^-53 (1 - 2^-40)`: scales a group's `fl(p fl(1 / W))` to a lower bound
+/// of its `E` in the column race. The race key `p` is at most `2^53 P (1 +
+/// 2^-51)` with `P = x + x^2 / 2 <= -ln u`; `fl(1 / W)` and the two products
+/// add three roundings of `2^-53`, and the spec's `E` is at least `-ln u / W
+/// (1 - 2^-53)`: below `2^-49` together, so `2^-40` covers them 500 times
+/// over. No approximate division takes part, unlike the lane race's
+/// [`LANE_E_LOW`].
+pub(crate) const COLUMN_E_LOW: f64 = (1.0 - 1.0 / (1u64 << 40) as f64) / (1u64 << 53) as f64;
+
 // ------------------------------------------- the lane race (arch::lane_race)
 
 /// `2^-53 (1 + 2^-48)`: scales a lane's race key `p + 2` to an upper bound

@@ -545,10 +545,7 @@ impl<'a> Skeleton<'a> {
                         hashes: cols.hashes.get(lo..hi)?,
                         inv_weights: cols.inv_weights.get(lo..hi)?,
                     };
-                    match self.nodes.backend().group_race(key_hash, columns) {
-                        Some(c) => c,
-                        None => race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?,
-                    }
+                    level_race(self.nodes.backend(), key_hash, columns, gs)?
                 }
                 None => race_groups(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?,
             };
@@ -579,10 +576,7 @@ impl<'a> Skeleton<'a> {
             };
             let c = match self.nodes.backend().group_race(key_hash, columns) {
                 Some(c) => c,
-                None => {
-                    let gs = self.groups.get(lo..hi)?;
-                    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))?
-                }
+                None => level_fallback(key_hash, self.groups.get(lo..hi)?)?,
             };
             let link = children.get(c)?;
             (lo, hi, summary) = (link.start as usize, link.end as usize, link.summary);
@@ -604,10 +598,7 @@ impl<'a> Skeleton<'a> {
                     hashes: cols.hashes.get(lo..hi)?,
                     inv_weights: cols.inv_weights.get(lo..hi)?,
                 };
-                match self.nodes.backend().group_race(key_hash, columns) {
-                    Some(c) => Some(c),
-                    None => race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight)),
-                }
+                level_race(self.nodes.backend(), key_hash, columns, gs)
             }
             None => race_groups(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight)),
         }
@@ -812,6 +803,25 @@ impl<'a> Skeleton<'a> {
         }
         Ok(())
     }
+}
+
+/// One level's race over `columns` (the columns of `gs`) as a lookup runs
+/// it: the backend's column kernel, then, where its bounds cannot decide,
+/// the exact race.
+#[inline(always)]
+fn level_race(backend: Backend, key_hash: u64, columns: Columns<'_>, gs: &[Group]) -> Option<usize> {
+    match backend.group_race(key_hash, columns) {
+        Some(c) => Some(c),
+        None => level_fallback(key_hash, gs),
+    }
+}
+
+/// [`level_race`] where the backend's kernel could not decide (near-ties:
+/// about one level race in 500 at fan-out 16).
+#[cold]
+#[inline(never)]
+fn level_fallback(key_hash: u64, gs: &[Group]) -> Option<usize> {
+    race_tight(key_hash, gs.len(), |i| (gs[i].hash, gs[i].weight, gs[i].inv_weight))
 }
 
 /// The non-empty groups among `gs`, in race order; `index` is the position in `gs`.

@@ -18,6 +18,8 @@ use crate::error::Result;
 /// `SPLIT_AT` nodes is split in two at a leaf group boundary.
 const TARGET: usize = 4096;
 const SPLIT_AT: usize = 4 * TARGET;
+/// `first_chunk` has one entry per `2^BLOCK_BITS` positions.
+const BLOCK_BITS: u32 = 10;
 
 /// One run of whole leaf groups: hashes ascending, their weights, and each
 /// node's index in the members. Each column is shared on its own, so that
@@ -48,6 +50,10 @@ pub(crate) struct SortedNodes {
     chunks: Vec<Chunk>,
     /// The global position of each chunk's first node.
     starts: Vec<usize>,
+    /// The chunk holding position `b << BLOCK_BITS`, for each `b`: a
+    /// lookup finds its chunk from there in a step or two, without a
+    /// binary search over `starts`.
+    first_chunk: Vec<u32>,
     len: usize,
 }
 
@@ -73,6 +79,7 @@ impl SortedNodes {
         let mut nodes = SortedNodes {
             chunks: Vec::new(),
             starts: Vec::new(),
+            first_chunk: Vec::new(),
             len: hashes.len(),
         };
         let mut lo = 0;
@@ -84,7 +91,25 @@ impl SortedNodes {
                 .push(Chunk::of(&hashes[lo..hi], &weights[lo..hi], &order[lo..hi])?);
             lo = hi;
         }
+        nodes.index_blocks()?;
         Ok(nodes)
+    }
+
+    /// Rebuilds `first_chunk` after `starts` changed: O(len / 2^BLOCK_BITS
+    /// + chunks).
+    fn index_blocks(&mut self) -> Result<()> {
+        let blocks = self.len.div_ceil(1 << BLOCK_BITS);
+        let mut first = crate::alloc::with_capacity(blocks)?;
+        let mut c = 0;
+        for b in 0..blocks {
+            let at = b << BLOCK_BITS;
+            while c + 1 < self.starts.len() && self.starts[c + 1] <= at {
+                c += 1;
+            }
+            first.push(c as u32);
+        }
+        self.first_chunk = first;
+        Ok(())
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -98,8 +123,13 @@ impl SortedNodes {
     }
 
     /// The chunk holding position `at` (`at < len`).
+    #[inline]
     fn chunk_of(&self, at: usize) -> usize {
-        self.starts.partition_point(|&s| s <= at) - 1
+        let mut c = self.first_chunk.get(at >> BLOCK_BITS).map_or(0, |&c| c as usize);
+        while self.starts.get(c + 1).is_some_and(|&s| s <= at) {
+            c += 1;
+        }
+        c
     }
 
     /// The hash at position `at`.
@@ -178,7 +208,7 @@ impl SortedNodes {
             self.chunks.push(Chunk::of(&[node.0], &[node.1], &[node.2])?);
             self.starts.push(0);
             self.len = 1;
-            return Ok(());
+            return self.index_blocks();
         }
         // A node joining a group goes into the group's chunk; a node
         // starting a group goes at the end of the chunk before `at` when
@@ -202,7 +232,7 @@ impl SortedNodes {
         if self.chunks[c].len() > SPLIT_AT {
             self.split(shape, c)?;
         }
-        Ok(())
+        self.index_blocks()
     }
 
     /// Splits chunk `c` at the leaf group boundary nearest its middle.
@@ -242,6 +272,7 @@ impl SortedNodes {
             self.chunks.remove(c);
             self.starts.remove(c);
         }
+        self.index_blocks()?;
         let renumber = |o: u32| o - u32::from(o > index);
         for ch in &mut self.chunks {
             if !ch.order.iter().any(|&o| o > index) {
@@ -293,8 +324,8 @@ impl LeafSource for SortedNodes {
         if lo >= hi {
             return None;
         }
-        let c = self.starts.partition_point(|&s| s <= lo).checked_sub(1)?;
-        let (start, ch) = (self.starts[c], self.chunks.get(c)?);
+        let c = self.chunk_of(lo);
+        let (&start, ch) = (self.starts.get(c)?, self.chunks.get(c)?);
         let range = lo - start..hi - start;
         Some(Leaf {
             hashes: ch.hashes.get(range.clone())?,
@@ -310,6 +341,43 @@ mod tests {
     use longstraw::{Group, NodeTable, Ranked, Skeleton, TableSummary};
 
     use crate::{ModeOptions, Options, Rendezvous, SkeletonOptions, Snapshot};
+
+    /// `chunk_of` (the block table) names the chunk a binary search over the
+    /// chunk starts names, at every position, after inserts that split a
+    /// chunk and removals.
+    #[test]
+    fn chunk_of_follows_splits_and_removals() {
+        let shape = longstraw::SkeletonShape::new(4, 3).unwrap();
+        let mut hashes: Vec<u64> = (0..20_000u64).map(|i| longstraw::mix(i ^ 0x5EED)).collect();
+        hashes.sort_unstable();
+        let weights = vec![1.0; hashes.len()];
+        let order: Vec<u32> = (0..hashes.len() as u32).collect();
+        let mut nodes = super::SortedNodes::of(shape, &hashes, &weights, &order).unwrap();
+        let check = |nodes: &super::SortedNodes| {
+            for at in 0..nodes.len() {
+                let searched = nodes.starts.partition_point(|&s| s <= at) - 1;
+                assert_eq!(nodes.chunk_of(at), searched, "position {at}");
+            }
+        };
+        check(&nodes);
+        // 13,000 new nodes below the second chunk's first hash: the first
+        // chunk grows past SPLIT_AT and splits.
+        let chunks = nodes.chunk_count();
+        let limit = nodes.chunks[1].hashes[0];
+        for i in 0..13_000u64 {
+            let h = longstraw::mix(i ^ 0xADD) % limit;
+            let at = nodes.partition_point(|x| x < h);
+            nodes.insert(shape, at, (at, at), (h, 1.0, 20_000 + i as u32)).unwrap();
+        }
+        assert!(nodes.chunk_count() > chunks, "a chunk split");
+        check(&nodes);
+        for i in 0..2_000u64 {
+            let at = (longstraw::mix(i) % nodes.len() as u64) as usize;
+            let index = nodes.to_vecs().2[at];
+            nodes.remove(at, index).unwrap();
+        }
+        check(&nodes);
+    }
 
     fn nodes_of(snap: &Snapshot) -> &super::SortedNodes {
         &snap.as_skeleton().expect("a skeleton-mode set").nodes
