@@ -116,9 +116,9 @@ wasm-lib-python: wasm-lib ## liblongstraw.wasm copied into the Python package (l
 # native extension: the package's pure-Python sources and the .wasm are copied into a folder on
 # PYTHONPATH (PY_WASM_SITE). The run first asserts that the wasm backend is the one loaded; tests about
 # the native extension only are skipped with their reason (tests/conftest.py, WASM_SKIPS).
-# wasmtime comes from PyPI (pip, into that venv). Where pip cannot install it (no wheel for this
-# platform, no registry), the target is skipped loudly, saying why; where CI is set (every CI service
-# sets it), it fails instead.
+# wasmtime comes from PyPI (pip, into that venv, when the site is made: test-diff's python-wasm column
+# uses it too). Where pip cannot install it (no wheel for this platform, no registry), test-python-wasm
+# is skipped loudly, saying why; where CI is set (every CI service sets it), it fails instead.
 .PHONY: test-python-wasm python-wasm-site
 PY_WASM_VENV := $(ROOT)/build/python-wasm-venv
 PY_WASM_SITE := $(ROOT)/build/python-wasm/site
@@ -132,12 +132,12 @@ $(PY_WASM_VENV)/.deps: $(ROOT)/mk/wasm-lib.mk
 	touch $@
 
 python-wasm-site: wasm-lib-python $(PY_WASM_VENV)/.deps
+	@$(PY_WASM_VENV)/bin/python -c 'import wasmtime' 2>/dev/null || $(PY_WASM_PIP) wasmtime || true
 	rm -rf $(PY_WASM_SITE) && mkdir -p $(PY_WASM_SITE)
 	cp -r $(ROOT)/bindings/python/python/longstraw $(PY_WASM_SITE)/
 	find $(PY_WASM_SITE) -name '_longstraw*.so' -o -name '_longstraw*.pyd' -o -name __pycache__ | xargs rm -rf
 
 test-python-wasm: python-wasm-site ## the whole Python suite against the WebAssembly backend (wasmtime)
-	@$(PY_WASM_VENV)/bin/python -c 'import wasmtime' 2>/dev/null || $(PY_WASM_PIP) wasmtime || true
 	@if ! $(PY_WASM_VENV)/bin/python -c 'import wasmtime' 2>/dev/null; then \
 	  if [ -n "$${CI:-}" ]; then echo "test-python-wasm: wasmtime (PyPI) could not be installed into $(PY_WASM_VENV)" >&2; exit 1; fi; \
 	  echo "*** test-python-wasm: SKIPPED: wasmtime (PyPI) could not be installed into $(PY_WASM_VENV) (see pip's message above) ***" >&2; \
