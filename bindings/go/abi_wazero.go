@@ -557,13 +557,19 @@ func newSetFrom(members snapRef, o *setOptions) (*handle, result, string) {
 }
 
 // loadOp loads a membership from data (pathZ, NUL-terminated, names the file
-// it came from; nil for bytes). Its first run, in create, reads a keyed
-// file's secret from its source; every later run (a copy in another instance
-// of the pool) builds the set with the secret that first run read
-// (longstraw_wasm_rendezvous_secret, longstraw_wasm_load_bytes_keyed), not
-// reading the source again: a FIFO gives its content once, and a rotated
-// secret file would give a copy that places keys differently. The secret
-// stays in this process, as in a cgo build, and is never shown.
+// it came from). Its first run, in create, reads a keyed
+// file's secret from its source: a secret.file is read here, in Go
+// (readSecretFile), at the path the module names
+// (longstraw_wasm_secret_file), and the module judges what was found
+// (longstraw_wasm_load_bytes_read), as a native load does; a secret.env is
+// read by the module from the environment it was given. Every later run (a
+// copy in another instance of the pool) builds the set with the secret that
+// first run read (longstraw_wasm_rendezvous_secret,
+// longstraw_wasm_load_bytes_keyed), not reading the source again: a FIFO
+// gives its content once, and a rotated secret file would give a copy that
+// places keys differently. The secret stays in this process, as in a cgo
+// build, is never shown, and its copies in the module's memory are zeroed
+// after each call.
 func loadOp(data, pathZ []byte) famOp {
 	data = cloneBytes(data)
 	first := true
@@ -576,21 +582,29 @@ func loadOp(data, pathZ []byte) famOp {
 			}
 			code := in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
 				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
+			in.zero(a[2], len(secret))
 			if code != resultOK {
 				return 0, code, in.message(code)
 			}
 			return in.u32(base + outA), resultOK, ""
 		}
-		a, base, ok := in.putArgs(data, pathZ)
+		read, content := secretContent, []byte(nil)
+		if first {
+			var code result
+			var msg string
+			if read, content, code, msg = readSecretOf(in, data, pathZ); code != resultOK {
+				return 0, code, msg
+			}
+		}
+		a, base, ok := in.putArgs(data, pathZ, content)
 		if !ok {
+			clear(content)
 			return 0, in.oomOrTrap(), ""
 		}
-		var code result
-		if pathZ == nil {
-			code = in.code("longstraw_rendezvous_load_bytes", uint64(a[0]), uint64(len(data)), uint64(base+outA))
-		} else {
-			code = in.code("longstraw_wasm_load_file_bytes", uint64(a[0]), uint64(len(data)), uint64(a[1]), uint64(base+outA))
-		}
+		code := in.code("longstraw_wasm_load_bytes_read", uint64(a[0]), uint64(len(data)), uint64(a[1]),
+			uint64(read), uint64(a[2]), uint64(len(content)), uint64(base+outA))
+		in.zero(a[2], len(content))
+		clear(content)
 		if code != resultOK {
 			return 0, code, in.message(code)
 		}
@@ -606,13 +620,56 @@ func loadOp(data, pathZ []byte) famOp {
 			if in.code("longstraw_wasm_rendezvous_secret", uint64(set), uint64(b[0]), 16) == resultOK {
 				secret = append([]byte(nil), in.bytesAt(b[0], 16)...)
 			}
+			in.zero(b[0], 16)
 			first = false
 		}
 		return set, resultOK, ""
 	}
 }
 
-func loadBytesHandle(data []byte) (*handle, result, string) { return create(loadOp(data, nil)) }
+// readSecretOf reads the secret file that the membership file content data
+// (from the file pathZ names, or bytes when pathZ is nil) names, if any:
+// what readSecretFile found there, for longstraw_wasm_load_bytes_read. A
+// membership that reads no secret file gives secretContent and no content;
+// a bad file fails here as the load would.
+func readSecretOf(in *winst, data, pathZ []byte) (uint32, []byte, result, string) {
+	a, base, ok := in.putArgs(data, pathZ)
+	if !ok {
+		return 0, nil, in.oomOrTrap(), ""
+	}
+	code := in.code("longstraw_wasm_secret_file", uint64(a[0]), uint64(len(data)), uint64(a[1]),
+		uint64(base+outA), uint64(base+outB))
+	if code != resultOK {
+		return 0, nil, code, in.message(code)
+	}
+	p, n := in.u32(base+outA), in.u32(base+outB)
+	if p == 0 {
+		return secretContent, nil, resultOK, ""
+	}
+	file := string(in.bytesAt(p, n))
+	if _, ok := in.call("longstraw_wasm_free", uint64(p), uint64(n)); !ok {
+		return 0, nil, resultTrap, trapText
+	}
+	read, content := readSecretFile(file)
+	return read, content, resultOK, ""
+}
+
+// zero overwrites n bytes at p in the module's memory (a secret's copy,
+// once the call that needed it is done).
+func (in *winst) zero(p uint32, n int) {
+	if p != 0 && n > 0 {
+		in.mem.Write(p, make([]byte, n))
+	}
+}
+
+// loadBytesHandle loads membership file content held in memory. It is
+// parsed as a file named "<bytes>", the name longstraw_rendezvous_load_bytes
+// gives it in errors (the wasm exports name a NULL path "<data>"): a file
+// with no folder, so a relative secret.file is relative to the current
+// directory, as for bytes.
+func loadBytesHandle(data []byte) (*handle, result, string) {
+	return create(loadOp(data, []byte("<bytes>\x00")))
+}
 
 // loadFileHandle reads the file in Go (the module reads no membership file),
 // once, so that a pipe works; the module parses its bytes as the file's
@@ -701,7 +758,9 @@ func secretOf(in *winst, set uint32) ([]byte, bool) {
 	if in.code("longstraw_wasm_rendezvous_secret", uint64(set), uint64(b[0]), 16) != resultOK {
 		return nil, !in.broken
 	}
-	return append([]byte(nil), in.bytesAt(b[0], 16)...), true
+	secret := append([]byte(nil), in.bytesAt(b[0], 16)...)
+	in.zero(b[0], 16)
+	return secret, true
 }
 
 // baseOp frees the set it is given and loads data (with secret, a keyed
@@ -722,6 +781,7 @@ func baseOp(data, secret []byte) famOp {
 			base = b
 			code = in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
 				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
+			in.zero(a[2], len(secret))
 		} else {
 			a, b, ok := in.putArgs(data)
 			if !ok {

@@ -18,7 +18,6 @@ import (
 // to one reader only) loads, in every mode: the secret is read once, and the
 // set places keys as the same secret given in code does.
 func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
-	skipPortable(t, "WASI has no FIFO file type (wazero reports a FIFO as unknown), so the module refuses a secret file that is a FIFO; a regular secret file works")
 	nodes := []string{"a", "b", "c", "d"}
 	for _, c := range []struct {
 		mode, section string
@@ -94,7 +93,6 @@ func TestKeyedFileWithSecretInAFIFO(t *testing.T) {
 // A secret written once into a FIFO loads: the secret source is read exactly
 // once (a second open would wait forever for a writer that is gone).
 func TestSecretFromAFIFO(t *testing.T) {
-	skipPortable(t, "WASI has no FIFO file type (wazero reports a FIFO as unknown), so the module refuses a secret file that is a FIFO; a regular secret file works")
 	dir := testfs.TempDir(t)
 	fifo := filepath.Join(dir, "secret.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -15,12 +15,12 @@ func skipPortable(t *testing.T, why string) {
 }
 
 // skipNoSecretFiles skips a test that loads a keyed file whose secret is in
-// a file, where the portable build cannot read one: on Windows the module is
-// given no view of the file system (a WASI path has no drive letter), so
-// only secret.env works there.
+// a file, where the portable build cannot name one: on Windows the module
+// makes a relative secret.file absolute with WASI's paths (no drive letter,
+// "/" only), so only secret.env works there.
 func skipNoSecretFiles(t *testing.T) {
 	t.Helper()
 	if portable && runtime.GOOS == "windows" {
-		t.Skip("SKIPPED on the portable (WebAssembly) build on Windows: the module reads no secret file there")
+		t.Skip("SKIPPED on the portable (WebAssembly) build on Windows: the module resolves secret.file paths as WASI paths (no drive letter), so they name no Windows file")
 	}
 }

@@ -26,8 +26,11 @@ func NewInstance(env []string) (*Instance, error) {
 
 // NewInstanceReading is NewInstance with the host's file system mounted
 // read-only at / (on systems with one root; elsewhere none) and the module's
-// working folder set to dir, so that the module can read a keyed membership
-// file's secret file by the path the file names. The module writes nothing.
+// working folder set to dir, so that the module makes a relative secret.file
+// absolute against dir, as natively (WASI's C library changes folder only
+// within a mounted directory). The host reads the secret file itself
+// (longstraw_wasm_secret_file, longstraw_wasm_load_bytes_read); the module
+// writes nothing.
 func NewInstanceReading(env []string, dir string) (*Instance, error) {
 	ctx := context.Background()
 	var fs wazero.FSConfig
