@@ -130,7 +130,12 @@ c-sanitizers: c-deps c-lib
 
 # ThreadSanitizer needs the library instrumented too, which takes a nightly
 # rustc (-Zsanitizer); its runtime comes from the nightly toolchain because
-# the system gcc's libtsan lacks symbols newer LLVM emits.
+# the system gcc's libtsan lacks symbols newer LLVM emits. std is rebuilt with
+# the sanitizer (-Zbuild-std, from the rust-src that Miri also needs): std's
+# precompiled Arc ends its last drop with an atomic fence, which TSan does not
+# model, and a build of std for TSan uses an acquire load there instead. So no
+# race is suppressed; a suppression by std's symbol names broke when a nightly
+# renamed them.
 TSAN_TARGET := $(ROOT)/build/tsan-target
 TSAN_TRIPLE := $(shell rustc -vV 2>/dev/null | sed -n 's/^host: //p')
 c-tsan:
@@ -140,13 +145,13 @@ c-tsan:
 	if [ -z "$$rt" ]; then echo "c: SKIPPED ThreadSanitizer: nightly has no TSan runtime for $(TSAN_TRIPLE)"; exit 0; fi; \
 	set -x; \
 	RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer" CARGO_TARGET_DIR=$(TSAN_TARGET) \
-	  $(CARGO) +nightly build --quiet --release --target $(TSAN_TRIPLE) -p longstraw-c; \
+	  $(CARGO) +nightly build --quiet --release -Zbuild-std --target $(TSAN_TRIPLE) -p longstraw-c; \
 	mkdir -p $(C_BUILD)/tsan; \
 	$(CC) $(C_FLAGS) -fsanitize=thread -c $(ROOT)/tests/c/test_threads.c -o $(C_BUILD)/tsan/test_threads.o; \
 	$(CC) $(C_BUILD)/tsan/test_threads.o -o $(C_BUILD)/tsan/test_threads \
 	  $(TSAN_TARGET)/$(TSAN_TRIPLE)/release/liblongstraw.a -Wl,--whole-archive $$rt -Wl,--no-whole-archive \
 	  -lpthread -ldl -lm -lrt -lstdc++; \
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$(ROOT)/tests/c/tsan.supp" $(C_BUILD)/tsan/test_threads 1000; \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(C_BUILD)/tsan/test_threads 1000; \
 	set +x; echo "c: ThreadSanitizer (library and test instrumented): no data races"
 
 c-cpp: c-lib

@@ -80,9 +80,11 @@ missing_targets=()
 if command -v rustup >/dev/null; then
   have=$(rustup target list --installed)
   for t in "${targets[@]}"; do grep -qx "$t" <<<"$have" || missing_targets+=("$t"); done
-  # make test-miri: Miri on a nightly toolchain.
+  # make test-miri: Miri on a nightly toolchain; make c-tsan: std's source (rust-src), which it rebuilds
+  # with ThreadSanitizer (-Zbuild-std).
   nightly_miri=0
   rustup run nightly cargo miri --version >/dev/null 2>&1 || nightly_miri=1
+  [ -d "$(rustup run nightly rustc --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ] || nightly_miri=1
 else
   say "no rustup: install Rust with rustup (https://rustup.rs), then run this again"
   exit 1
@@ -108,7 +110,7 @@ fi
 if [ $check = 1 ]; then
   [ ${#missing[@]} = 0 ] || say "missing Debian packages: ${missing[*]}"
   [ ${#missing_targets[@]} = 0 ] || say "missing Rust targets: ${missing_targets[*]}"
-  [ $nightly_miri = 0 ] || say "missing: a nightly Rust toolchain with Miri"
+  [ $nightly_miri = 0 ] || say "missing: a nightly Rust toolchain with Miri and rust-src"
   [ $need_src = 0 ] || say "missing: apt deb-src entries (for Debian's cJSON source)"
   say "run: make prereqs$([ $cross = 1 ] && echo ' (tools/prereqs.sh --cross)')"
   exit 1
