@@ -24,7 +24,10 @@ fn the_secret_file_is_kept_as_written_and_the_resolving_parsers_are_built_on_it(
     // The membership file's folder, then the current directory.
     let folder = std::env::temp_dir().join("conf");
     let from_file = Membership::parse_file_bytes(KEYED, folder.join("m.toml")).unwrap();
-    assert_eq!(file_of(&from_file), std::path::absolute(folder.join("../keys/s.hex")).unwrap());
+    assert_eq!(
+        file_of(&from_file),
+        std::path::absolute(folder.join("../keys/s.hex")).unwrap()
+    );
     // Content with no file: the current directory.
     let from_bytes = Membership::parse_bytes(KEYED, "<data>").unwrap();
     assert_eq!(file_of(&from_bytes), std::path::absolute("../keys/s.hex").unwrap());
@@ -36,10 +39,16 @@ fn the_secret_file_is_kept_as_written_and_the_resolving_parsers_are_built_on_it(
 
     // An absolute secret.file, an environment variable and an unkeyed file are the same either way.
     let absolute = std::path::absolute("s.hex").unwrap();
-    let text = format!("[secret]\nfile = {:?}\n[[nodes]]\nid = \"a\"\n", absolute.display().to_string());
+    let text = format!(
+        "[secret]\nfile = {:?}\n[[nodes]]\nid = \"a\"\n",
+        absolute.display().to_string()
+    );
     let m = Membership::parse_bytes_as_written(text.as_bytes(), "m.toml").unwrap();
     assert_eq!(file_of(&m), absolute);
-    for text in ["[secret]\nenv = \"S\"\n[[nodes]]\nid = \"a\"\n", "[[nodes]]\nid = \"a\"\n"] {
+    for text in [
+        "[secret]\nenv = \"S\"\n[[nodes]]\nid = \"a\"\n",
+        "[[nodes]]\nid = \"a\"\n",
+    ] {
         assert_eq!(
             Membership::parse_bytes_as_written(text.as_bytes(), "m.toml").unwrap(),
             Membership::parse_bytes(text.as_bytes(), "m.toml").unwrap()
@@ -81,6 +90,9 @@ fn a_path_resolved_by_the_caller_is_the_one_read_reported_and_saved() {
         .unwrap();
     assert!(m.build_keyed(secret, None).is_ok());
     let text = m.to_toml();
-    assert!(text.contains(&format!("file = {:?}", resolved.display().to_string())), "{text}");
+    assert!(
+        text.contains(&format!("file = {:?}", resolved.display().to_string())),
+        "{text}"
+    );
     assert!(!text.contains("../keys"), "{text}");
 }
