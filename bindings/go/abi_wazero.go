@@ -70,7 +70,6 @@ type famOp func(in *winst, set uint32) (uint32, result, string)
 
 type family struct {
 	env  []string
-	dir  string                 // the working folder when the set was made
 	wmu  sync.Mutex             // serialises changes
 	mu   sync.Mutex             // refs, alive
 	log  atomic.Pointer[famLog] // replaced, never changed
@@ -99,8 +98,7 @@ const (
 
 func newFamily() *family {
 	n := runtime.GOMAXPROCS(0)
-	dir, _ := os.Getwd()
-	f := &family{env: os.Environ(), dir: dir, pool: make(chan *winst, n), slots: make(chan struct{}, n), refs: map[int]int{}, alive: true}
+	f := &family{env: os.Environ(), pool: make(chan *winst, n), slots: make(chan struct{}, n), refs: map[int]int{}, alive: true}
 	for range n {
 		f.slots <- struct{}{}
 	}
@@ -110,8 +108,8 @@ func newFamily() *family {
 	return f
 }
 
-func newWinst(env []string, dir string) (*winst, error) {
-	i, err := wasmabi.NewInstanceReading(env, dir)
+func newWinst(env []string) (*winst, error) {
+	i, err := wasmabi.NewInstance(env)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +230,7 @@ func (f *family) acquire() (*winst, result) {
 		case in = <-f.pool:
 		case <-f.slots:
 			var err error
-			if in, err = newWinst(f.env, f.dir); err != nil {
+			if in, err = newWinst(f.env); err != nil {
 				f.slots <- struct{}{}
 				return nil, resultInternalError
 			}
@@ -556,33 +554,36 @@ func newSetFrom(members snapRef, o *setOptions) (*handle, result, string) {
 	})
 }
 
-// loadOp loads a membership from data (pathZ, NUL-terminated, names the file
-// it came from). Its first run, in create, reads a keyed
-// file's secret from its source: a secret.file is read here, in Go
-// (readSecretFile), at the path the module names
-// (longstraw_wasm_secret_file), and the module judges what was found
-// (longstraw_wasm_load_bytes_read), as a native load does; a secret.env is
-// read by the module from the environment it was given. Every later run (a
-// copy in another instance of the pool) builds the set with the secret that
-// first run read (longstraw_wasm_rendezvous_secret,
-// longstraw_wasm_load_bytes_keyed), not reading the source again: a FIFO
-// gives its content once, and a rotated secret file would give a copy that
-// places keys differently. The secret stays in this process, as in a cgo
-// build, is never shown, and its copies in the module's memory are zeroed
-// after each call.
-func loadOp(data, pathZ []byte) famOp {
+// loadOp loads a membership from data, the content of the file at path
+// (fromFile) or bytes that origin names in errors. Its first run, in create,
+// reads a keyed file's secret from its source: a secret.file is read here,
+// in Go (readSecretFile), at the path the module names
+// (longstraw_wasm_secret_file, as written) resolved by this OS's rules as a
+// native load resolves it (secretFilePath), and the module judges what was
+// found and remembers the resolved path (longstraw_wasm_load_bytes_read), as
+// a native load does; a secret.env is read by the module from the
+// environment it was given. Every later run (a copy in another instance of
+// the pool) builds the set with the secret that first run read
+// (longstraw_wasm_rendezvous_secret, longstraw_wasm_load_bytes_keyed) and
+// the path it resolved, not reading the source again: a FIFO gives its
+// content once, and a rotated secret file would give a copy that places keys
+// differently. The secret stays in this process, as in a cgo build, is
+// never shown, and its copies in the module's memory are zeroed after each
+// call.
+func loadOp(data []byte, origin string, fromFile bool) famOp {
 	data = cloneBytes(data)
+	pathZ := append([]byte(origin), 0)
 	first := true
-	var secret []byte
+	var secret, secretPathZ []byte
 	return func(in *winst, _ uint32) (uint32, result, string) {
 		if !first && secret != nil {
-			a, base, ok := in.putArgs(data, pathZ, secret)
+			a, base, ok := in.putArgs(data, pathZ, secretPathZ, secret)
 			if !ok {
 				return 0, in.oomOrTrap(), ""
 			}
 			code := in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
-				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
-			in.zero(a[2], len(secret))
+				uint64(a[2]), uint64(a[3]), uint64(len(secret)), uint64(base+outA))
+			in.zero(a[3], len(secret))
 			if code != resultOK {
 				return 0, code, in.message(code)
 			}
@@ -592,18 +593,22 @@ func loadOp(data, pathZ []byte) famOp {
 		if first {
 			var code result
 			var msg string
-			if read, content, code, msg = readSecretOf(in, data, pathZ); code != resultOK {
+			file := ""
+			if fromFile {
+				file = origin
+			}
+			if read, content, secretPathZ, code, msg = readSecretOf(in, data, pathZ, file); code != resultOK {
 				return 0, code, msg
 			}
 		}
-		a, base, ok := in.putArgs(data, pathZ, content)
+		a, base, ok := in.putArgs(data, pathZ, secretPathZ, content)
 		if !ok {
 			clear(content)
 			return 0, in.oomOrTrap(), ""
 		}
 		code := in.code("longstraw_wasm_load_bytes_read", uint64(a[0]), uint64(len(data)), uint64(a[1]),
-			uint64(read), uint64(a[2]), uint64(len(content)), uint64(base+outA))
-		in.zero(a[2], len(content))
+			uint64(a[2]), uint64(read), uint64(a[3]), uint64(len(content)), uint64(base+outA))
+		in.zero(a[3], len(content))
 		clear(content)
 		if code != resultOK {
 			return 0, code, in.message(code)
@@ -628,30 +633,39 @@ func loadOp(data, pathZ []byte) famOp {
 }
 
 // readSecretOf reads the secret file that the membership file content data
-// (from the file pathZ names, or bytes when pathZ is nil) names, if any:
-// what readSecretFile found there, for longstraw_wasm_load_bytes_read. A
-// membership that reads no secret file gives secretContent and no content;
-// a bad file fails here as the load would.
-func readSecretOf(in *winst, data, pathZ []byte) (uint32, []byte, result, string) {
+// (pathZ names it in errors) names, if any: what readSecretFile found there,
+// for longstraw_wasm_load_bytes_read, and where (NUL-terminated), the path
+// resolved against the folder of the membership file at path ("" for bytes:
+// the current directory). A membership that reads no secret file gives
+// secretContent, no content and no path; a bad file fails here as the load
+// would.
+func readSecretOf(in *winst, data, pathZ []byte, path string) (uint32, []byte, []byte, result, string) {
 	a, base, ok := in.putArgs(data, pathZ)
 	if !ok {
-		return 0, nil, in.oomOrTrap(), ""
+		return 0, nil, nil, in.oomOrTrap(), ""
 	}
 	code := in.code("longstraw_wasm_secret_file", uint64(a[0]), uint64(len(data)), uint64(a[1]),
 		uint64(base+outA), uint64(base+outB))
 	if code != resultOK {
-		return 0, nil, code, in.message(code)
+		return 0, nil, nil, code, in.message(code)
 	}
 	p, n := in.u32(base+outA), in.u32(base+outB)
 	if p == 0 {
-		return secretContent, nil, resultOK, ""
+		return secretContent, nil, nil, resultOK, ""
 	}
 	file := string(in.bytesAt(p, n))
 	if _, ok := in.call("longstraw_wasm_free", uint64(p), uint64(n)); !ok {
-		return 0, nil, resultTrap, trapText
+		return 0, nil, nil, resultTrap, trapText
 	}
-	read, content := readSecretFile(file)
-	return read, content, resultOK, ""
+	resolved, err := secretFilePath(file, path)
+	if err != nil {
+		// No current directory to resolve against: the load fails naming
+		// the path as written, with the OS's message.
+		read, content := failedRead(err)
+		return read, content, append([]byte(file), 0), resultOK, ""
+	}
+	read, content := readSecretFile(resolved)
+	return read, content, append([]byte(resolved), 0), resultOK, ""
 }
 
 // zero overwrites n bytes at p in the module's memory (a secret's copy,
@@ -662,19 +676,18 @@ func (in *winst) zero(p uint32, n int) {
 	}
 }
 
-// loadBytesHandle loads membership file content held in memory. It is
-// parsed as a file named "<bytes>", the name longstraw_rendezvous_load_bytes
-// gives it in errors (the wasm exports name a NULL path "<data>"): a file
-// with no folder, so a relative secret.file is relative to the current
-// directory, as for bytes.
+// loadBytesHandle loads membership file content held in memory. Its errors
+// name it "<bytes>", the name longstraw_rendezvous_load_bytes gives it (the
+// wasm exports name a NULL path "<data>"); a relative secret.file is
+// relative to the current directory, as for bytes.
 func loadBytesHandle(data []byte) (*handle, result, string) {
-	return create(loadOp(data, []byte("<bytes>\x00")))
+	return create(loadOp(data, "<bytes>", false))
 }
 
 // loadFileHandle reads the file in Go (the module reads no membership file),
 // once, so that a pipe works; the module parses its bytes as the file's
-// (longstraw_wasm_load_file_bytes: messages name the path, a relative
-// secret.file is relative to its folder).
+// (longstraw_wasm_load_bytes_read: messages name the path), and a relative
+// secret.file is relative to its folder.
 func loadFileHandle(path string) (*handle, result, string) {
 	data, err := readFile(path)
 	if err != nil {
@@ -684,7 +697,7 @@ func loadFileHandle(path string) (*handle, result, string) {
 		}
 		return nil, resultBadFile, path + ": " + err.Error()
 	}
-	return create(loadOp(data, append([]byte(path), 0)))
+	return create(loadOp(data, path, true))
 }
 
 // free releases the set; snapshots taken of it stay usable.
@@ -774,12 +787,14 @@ func baseOp(data, secret []byte) famOp {
 		var code result
 		var base uint32
 		if secret != nil {
+			// No secret path: the rendered text names the path the set
+			// remembers, as it is.
 			a, b, ok := in.putArgs(data, pathZ, secret)
 			if !ok {
 				return 0, in.oomOrTrap(), ""
 			}
 			base = b
-			code = in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]),
+			code = in.code("longstraw_wasm_load_bytes_keyed", uint64(a[0]), uint64(len(data)), uint64(a[1]), 0,
 				uint64(a[2]), uint64(len(secret)), uint64(base+outA))
 			in.zero(a[2], len(secret))
 		} else {
@@ -1306,7 +1321,7 @@ var (
 )
 
 func withGlobal(fn func(in *winst)) bool {
-	globalOnce.Do(func() { globalIn, globalErr = newWinst(nil, "") })
+	globalOnce.Do(func() { globalIn, globalErr = newWinst(nil) })
 	if globalErr != nil {
 		return false
 	}
@@ -1314,7 +1329,7 @@ func withGlobal(fn func(in *winst)) bool {
 	defer globalMu.Unlock()
 	if globalIn.broken {
 		globalIn.close()
-		if globalIn, globalErr = newWinst(nil, ""); globalErr != nil {
+		if globalIn, globalErr = newWinst(nil); globalErr != nil {
 			return false
 		}
 	}
@@ -1372,8 +1387,7 @@ type boundedHandle struct {
 type leaseRef = uint32
 
 func newBoundedHandle(o *setOptions, balanceFactor float64) (*boundedHandle, result) {
-	dir, _ := os.Getwd()
-	in, err := newWinst(os.Environ(), dir)
+	in, err := newWinst(os.Environ())
 	if err != nil {
 		return nil, resultInternalError
 	}

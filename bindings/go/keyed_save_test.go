@@ -88,7 +88,6 @@ func checkSavedFile(t *testing.T, path, wantSource string) {
 // same source, and the saved file loads to the same placement as the
 // original and as a set built in code with the secret.
 func TestKeyedSaveOfLoadedSets(t *testing.T) {
-	skipNoSecretFiles(t)
 	dir := testfs.TempDir(t)
 	inCode, err := New([]string{"a", "b", "c", "d"}, WithSecret(testSecret))
 	if err != nil {
@@ -160,7 +159,6 @@ func TestKeyedSaveOfLoadedSets(t *testing.T) {
 // A keyed set built in code saves once a source is named, and not before;
 // two sources, or a source for an unkeyed set, are refused.
 func TestKeyedSaveOfSetsBuiltInCode(t *testing.T) {
-	skipNoSecretFiles(t)
 	dir := testfs.TempDir(t)
 	if err := os.WriteFile(filepath.Join(dir, "s.hex"), []byte(hex.EncodeToString(testSecret)), 0o600); err != nil {
 		t.Fatal(err)
@@ -370,7 +368,6 @@ func TestSetFormat(t *testing.T) {
 // A keyed file loaded by a relative path, naming its secret file relative to
 // itself, saves into another folder naming the same secret file.
 func TestKeyedSaveAfterARelativeLoad(t *testing.T) {
-	skipNoSecretFiles(t)
 	dir := testfs.TempDir(t)
 	keyedFiles(t, dir, "flat", "")
 	here, err := os.Getwd()

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -170,9 +169,6 @@ func TestPortableCompactedSetPlacesAsTheReplayedOneInEveryMode(t *testing.T) {
 	}
 	for i, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			if strings.HasPrefix(m.name, "keyed-file") {
-				skipNoSecretFiles(t)
-			}
 			compacted, err := m.make()
 			if err != nil {
 				t.Fatal(err)

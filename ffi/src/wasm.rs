@@ -62,49 +62,20 @@ pub(crate) fn refuse_files() -> crate::boundary::FfiResult {
 /// field added to the struct fails this build until the hosts follow.
 const _: () = assert!(core::mem::size_of::<crate::options::longstraw_options>() == 56);
 
-/// Loads the content of the membership file at `path`, which the host read
-/// (the module reads no membership file), into a new node set: what
-/// `longstraw_rendezvous_load_file` does once it has read the file, with the
-/// same messages (naming `path`) and a relative `secret.file` read relative
-/// to the file's folder. A secret file is read by the module, so the host
-/// gives it the file system read-only for that.
+/// Parses membership file content as `longstraw_wasm_load_bytes_read` does
+/// and names the secret file it must be built with, for a host that reads
+/// that file for the module: `*out` receives a buffer from
+/// `longstraw_wasm_alloc` holding `secret.file` exactly as the file writes it
+/// (UTF-8, no NUL terminator, relative or not) of `*out_len` bytes, which the
+/// host frees with `longstraw_wasm_free(*out, *out_len)`; or NULL when no file
+/// is read (an unkeyed membership, or a secret in an environment variable). A
+/// bad file fails as the load would.
 ///
-/// # Safety
-/// `data` must be NULL or point to `data_len` readable bytes; `path` must be
-/// NULL or a NUL-terminated string; `out` must be NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_wasm_load_file_bytes(
-    data: *const u8,
-    data_len: usize,
-    path: *const core::ffi::c_char,
-    out: *mut *mut crate::rendezvous::longstraw_rendezvous,
-) -> crate::result::longstraw_result {
-    use crate::boundary::{boundary, in_slice, Out};
-    use crate::membership_file::{bad, build, text_arg};
-    use crate::result::longstraw_result::LONGSTRAW_NULL_ARGUMENT;
-    boundary(|| {
-        let out = Out::new(out)?;
-        // SAFETY: forwarded contract.
-        let (data, path) = unsafe {
-            (
-                in_slice(data, data_len)?,
-                text_arg(path, "path")?.ok_or(LONGSTRAW_NULL_ARGUMENT)?,
-            )
-        };
-        let m = longstraw_membership::Membership::parse_file_bytes(data, path).map_err(bad)?;
-        build(m, path, out)
-    })
-}
-
-/// Parses membership file content as `longstraw_wasm_load_file_bytes` does
-/// (`path` NULL: as `longstraw_rendezvous_load_bytes` does) and names the
-/// secret file it must be built with, for a host that reads that file for
-/// the module (`longstraw_wasm_load_bytes_read`): `*out` receives a buffer
-/// from `longstraw_wasm_alloc` holding the absolute path (UTF-8, no NUL
-/// terminator) of `*out_len` bytes, which the host frees with
-/// `longstraw_wasm_free(*out, *out_len)`; or NULL when no file is read (an
-/// unkeyed membership, or a secret in an environment variable). A bad file
-/// fails as the load would.
+/// The module has no file system and no path rules of the host's: the host
+/// resolves the path as a native load does (a relative one against the
+/// folder of the membership file at `path`, or, for content with no file
+/// (`path` NULL), against the current directory; then made absolute), reads
+/// the file there and passes the resolved path back as `secret_path`.
 ///
 /// # Safety
 /// `data` must be NULL or point to `data_len` readable bytes; `path` must be
@@ -150,9 +121,9 @@ pub unsafe extern "C" fn longstraw_wasm_secret_file(
     })
 }
 
-/// What a host found at the secret file `longstraw_wasm_secret_file` named,
-/// for `longstraw_wasm_load_bytes_read`: the membership crate's
-/// `SecretFileRead`, by number.
+/// What a host found at the secret file it resolved from the one
+/// `longstraw_wasm_secret_file` named, for `longstraw_wasm_load_bytes_read`:
+/// the membership crate's `SecretFileRead`, by number.
 const READ_CONTENT: u32 = 0;
 const READ_DIRECTORY: u32 = 1;
 const READ_DEVICE: u32 = 2;
@@ -160,26 +131,36 @@ const READ_SOCKET: u32 = 3;
 const READ_STALLED: u32 = 4;
 const READ_FAILED: u32 = 5;
 
-/// `longstraw_wasm_load_file_bytes` (`path` NULL:
-/// `longstraw_rendezvous_load_bytes`) with the secret file read by the host,
-/// which the module cannot read: `read` says what the host found at the path
-/// `longstraw_wasm_secret_file` named, `content` holds what it read there
-/// (`read` 0: all of the regular file or pipe, or its first 4097 bytes or
-/// more) or the OS's message (`read` 5). `read` 1 is a directory, 2 a
-/// device, 3 a socket, 4 a pipe that gave no data for 10 s. The messages,
-/// the size limit and the secret's format are the native load's. For a
-/// membership that reads no secret file, `read` 0 with no content.
-/// `LONGSTRAW_INVALID_PARAMETER` for another `read`.
+/// Loads membership file content that the host read (the module reads no
+/// file) into a new node set: what `longstraw_rendezvous_load_file` does once
+/// it has read the file at `path`, with the same messages naming `path`
+/// (`path` NULL: what `longstraw_rendezvous_load_bytes` does, the messages
+/// naming `<data>`), with a keyed file's secret file read by the host too.
+///
+/// `secret_path` is where the host resolved the membership's `secret.file`
+/// (see `longstraw_wasm_secret_file`): the set remembers that path as its
+/// secret source (a later save writes it, as natively) and the messages name
+/// it. NULL keeps `secret.file` as written (content a set rendered, which
+/// names the path it remembers); it is ignored for a membership that reads
+/// no secret file. `read` says what the host found there, `content` holds
+/// what it read (`read` 0: all of the regular file or pipe, or its first
+/// 4097 bytes or more) or the OS's message (`read` 5). `read` 1 is a
+/// directory, 2 a device, 3 a socket, 4 a pipe that gave no data for 10 s.
+/// The messages, the size limit and the secret's format are the native
+/// load's. For a membership that reads no secret file, `read` 0 with no
+/// content. `LONGSTRAW_INVALID_PARAMETER` for another `read`.
 ///
 /// # Safety
 /// `data` must be NULL or point to `data_len` readable bytes, `content` to
-/// `content_len`; `path` must be NULL or a NUL-terminated string; `out` must
-/// be NULL or writable.
+/// `content_len`; `path` and `secret_path` must be NULL or NUL-terminated
+/// strings; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)] // the C ABI's flat arguments, as a wasm host passes them
 pub unsafe extern "C" fn longstraw_wasm_load_bytes_read(
     data: *const u8,
     data_len: usize,
     path: *const core::ffi::c_char,
+    secret_path: *const core::ffi::c_char,
     read: u32,
     content: *const u8,
     content_len: usize,
@@ -203,7 +184,7 @@ pub unsafe extern "C" fn longstraw_wasm_load_bytes_read(
             _ => return Err(LONGSTRAW_INVALID_PARAMETER),
         };
         // SAFETY: forwarded contract.
-        let (m, origin) = unsafe { parse_loaded(data, data_len, path)? };
+        let (m, origin) = unsafe { parse_resolved(data, data_len, path, secret_path)? };
         let with_origin = |mut e: longstraw_membership::Error| {
             e.origin = origin.to_string();
             bad(e)
@@ -217,7 +198,8 @@ pub unsafe extern "C" fn longstraw_wasm_load_bytes_read(
 }
 
 /// Membership file content parsed as the file at `path` (NULL: as bytes,
-/// named `<data>`), and the name its errors give.
+/// named `<data>`), its `secret.file` kept as written, and the name its
+/// errors give.
 ///
 /// # Safety
 /// `data` must be NULL or point to `data_len` readable bytes; `path` must be
@@ -231,34 +213,32 @@ unsafe fn parse_loaded<'a>(
     use crate::membership_file::{bad, text_arg};
     // SAFETY: forwarded contract.
     let (data, path) = unsafe { (in_slice(data, data_len)?, text_arg(path, "path")?) };
-    match path {
-        Some(p) => Ok((
-            longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?,
-            p,
-        )),
-        None => Ok((
-            longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?,
-            "<data>",
-        )),
-    }
+    let origin = path.unwrap_or("<data>");
+    let m = longstraw_membership::Membership::parse_bytes_as_written(data, origin).map_err(bad)?;
+    Ok((m, origin))
 }
 
-/// Sets the module's working folder (the host's, so that a relative
-/// `secret.file` in `longstraw_rendezvous_load_bytes` is read relative to
-/// it, as natively). `LONGSTRAW_BAD_FILE` when it cannot.
+/// [`parse_loaded`], with a `secret.file` replaced by the host's resolution
+/// of it, `secret_path` (NULL: kept as written; ignored when the membership
+/// reads no secret file).
 ///
 /// # Safety
-/// `path` must be NULL or a NUL-terminated string.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn longstraw_wasm_chdir(path: *const core::ffi::c_char) -> crate::result::longstraw_result {
-    use crate::boundary::boundary;
+/// As [`parse_loaded`]; `secret_path` must be NULL or a NUL-terminated string.
+unsafe fn parse_resolved<'a>(
+    data: *const u8,
+    data_len: usize,
+    path: *const core::ffi::c_char,
+    secret_path: *const core::ffi::c_char,
+) -> crate::boundary::FfiResult<(longstraw_membership::Membership, &'a str)> {
     use crate::membership_file::{bad, text_arg};
-    use crate::result::longstraw_result::LONGSTRAW_NULL_ARGUMENT;
-    boundary(|| {
-        // SAFETY: forwarded contract.
-        let path = unsafe { text_arg(path, "path")? }.ok_or(LONGSTRAW_NULL_ARGUMENT)?;
-        std::env::set_current_dir(path).map_err(bad)
-    })
+    // SAFETY: forwarded contract.
+    let (mut m, origin) = unsafe { parse_loaded(data, data_len, path)? };
+    // SAFETY: forwarded contract.
+    let secret_path = unsafe { text_arg(secret_path, "secret path")? };
+    if let (Some(file), Some(longstraw_membership::SecretSource::File(_))) = (secret_path, &m.secret) {
+        m.name_secret_source(Some(file.into()), None).map_err(bad)?;
+    }
+    Ok((m, origin))
 }
 
 /// The members of a snapshot in one buffer, so that a host reads a set's
@@ -346,48 +326,34 @@ pub unsafe extern "C" fn longstraw_wasm_rendezvous_secret(
     })
 }
 
-/// `longstraw_wasm_load_file_bytes` (with `path`) or
-/// `longstraw_rendezvous_load_bytes` (`path` NULL), for a keyed membership
-/// whose secret the host already has (from `longstraw_wasm_rendezvous_secret`
-/// of the first copy): the secret source the file names is remembered, not
-/// read. A secret for an unkeyed membership is an error.
+/// `longstraw_wasm_load_bytes_read` for a keyed membership whose secret the
+/// host already has (from `longstraw_wasm_rendezvous_secret` of the first
+/// copy): the secret source the file names (with `secret_path` as there) is
+/// remembered, not read. A secret for an unkeyed membership is an error.
 ///
 /// # Safety
 /// `data` must be NULL or point to `data_len` readable bytes, `secret` to
-/// `secret_len`; `path` must be NULL or a NUL-terminated string; `out` must
-/// be NULL or writable.
+/// `secret_len`; `path` and `secret_path` must be NULL or NUL-terminated
+/// strings; `out` must be NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn longstraw_wasm_load_bytes_keyed(
     data: *const u8,
     data_len: usize,
     path: *const core::ffi::c_char,
+    secret_path: *const core::ffi::c_char,
     secret: *const u8,
     secret_len: usize,
     out: *mut *mut crate::rendezvous::longstraw_rendezvous,
 ) -> crate::result::longstraw_result {
     use crate::boundary::{boundary, in_slice, Out};
-    use crate::membership_file::{bad, text_arg};
+    use crate::membership_file::bad;
     boundary(|| {
         let out = Out::new(out)?;
         // SAFETY: forwarded contract.
-        let (data, path, secret) = unsafe {
-            (
-                in_slice(data, data_len)?,
-                text_arg(path, "path")?,
-                in_slice(secret, secret_len)?,
-            )
-        };
+        let secret = unsafe { in_slice(secret, secret_len)? };
         let secret = longstraw::Secret::from_bytes(secret).map_err(crate::result::longstraw_result::from)?;
-        let (m, origin) = match path {
-            Some(p) => (
-                longstraw_membership::Membership::parse_file_bytes(data, p).map_err(bad)?,
-                p,
-            ),
-            None => (
-                longstraw_membership::Membership::parse_bytes(data, "<data>").map_err(bad)?,
-                "<data>",
-            ),
-        };
+        // SAFETY: forwarded contract.
+        let (m, origin) = unsafe { parse_resolved(data, data_len, path, secret_path)? };
         let set = m.build_keyed(Some(secret), None).map_err(|mut e| {
             e.origin = origin.to_string();
             bad(e)

@@ -58,8 +58,12 @@ pub(crate) fn read_membership_file(path: &Path) -> Result<String, ErrorKind> {
 
 /// A membership file's bytes as text.
 pub(crate) fn membership_text(bytes: Vec<u8>) -> Result<String, ErrorKind> {
-    String::from_utf8(bytes)
-        .map_err(|_| ErrorKind::Io(io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text")))
+    String::from_utf8(bytes).map_err(|_| not_text())
+}
+
+/// Membership file bytes that are not UTF-8 text.
+pub(crate) fn not_text() -> ErrorKind {
+    ErrorKind::Io(io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
 }
 
 /// The content of a secret file, or a plain message (never the content).

@@ -299,23 +299,19 @@ impl Membership {
     pub fn parse_file_bytes(data: &[u8], path: impl AsRef<Path>) -> Result<Membership> {
         let path = path.as_ref();
         let origin = crate::input::origin(path);
-        let text =
-            crate::input::membership_text(data.to_vec()).map_err(|kind| Error::new(&origin, None, None, kind))?;
-        Membership::parse_file_text(&text, path).map_err(first)
+        let mut membership = Membership::parse_bytes_as_written(data, &origin)?;
+        membership
+            .absolute_secret_file(Some(path.parent().unwrap_or(Path::new(""))))
+            .map_err(|e| Error::new(&origin, None, Some("secret.file".into()), ErrorKind::Io(e)))?;
+        Ok(membership)
     }
 
     fn parse_file_text(text: &str, path: &Path) -> std::result::Result<Membership, Vec<Error>> {
         let origin = crate::input::origin(path);
         let mut membership = Membership::parse_all(text, &origin)?;
-        if let Some(SecretSource::File(file)) = &mut membership.secret {
-            if file.is_relative() {
-                // Absolute, so that a set remembering this source finds it
-                // again from any working folder and saves it to any file.
-                let folder = path.parent().unwrap_or(Path::new(""));
-                *file = std::path::absolute(folder.join(&*file))
-                    .map_err(|e| vec![Error::new(&origin, None, Some("secret.file".into()), ErrorKind::Io(e))])?;
-            }
-        }
+        membership
+            .absolute_secret_file(Some(path.parent().unwrap_or(Path::new(""))))
+            .map_err(|e| vec![Error::new(&origin, None, Some("secret.file".into()), ErrorKind::Io(e))])?;
         Ok(membership)
     }
 
@@ -324,25 +320,40 @@ impl Membership {
     /// absolute against the current directory, so that a set remembering the
     /// source finds it again.
     pub fn parse_bytes(data: &[u8], origin: &str) -> Result<Membership> {
-        let text = std::str::from_utf8(data).map_err(|_| {
-            Error::new(
-                origin,
-                None,
-                None,
-                ErrorKind::Io(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    "the file is not UTF-8 text",
-                )),
-            )
-        })?;
-        let mut membership = Membership::parse(text, origin)?;
-        if let Some(SecretSource::File(file)) = &mut membership.secret {
+        let mut membership = Membership::parse_bytes_as_written(data, origin)?;
+        membership
+            .absolute_secret_file(None)
+            .map_err(|e| Error::new(origin, None, Some("secret.file".into()), ErrorKind::Io(e)))?;
+        Ok(membership)
+    }
+
+    /// Parses and validates membership file content (UTF-8 text) as
+    /// [`Membership::parse_bytes`] and [`Membership::parse_file_bytes`] do,
+    /// `origin` naming it in errors, but keeps `secret.file` exactly as the
+    /// text writes it, relative or not: for a caller that resolves the path by
+    /// rules of its own (a WebAssembly host, whose file system and path rules
+    /// the module does not have), and then names the resolved path with
+    /// [`Membership::name_secret_source`].
+    pub fn parse_bytes_as_written(data: &[u8], origin: &str) -> Result<Membership> {
+        let text = std::str::from_utf8(data).map_err(|_| Error::new(origin, None, None, crate::input::not_text()))?;
+        Membership::parse(text, origin)
+    }
+
+    /// Makes a relative `secret.file` absolute: against `folder` (the
+    /// membership file's; `""` for a file named with no folder) and then the
+    /// current directory, or against the current directory alone (`None`,
+    /// content with no file). Absolute, so that a set remembering this source
+    /// finds it again from any working folder and saves it to any file.
+    fn absolute_secret_file(&mut self, folder: Option<&Path>) -> std::io::Result<()> {
+        if let Some(SecretSource::File(file)) = &mut self.secret {
             if file.is_relative() {
-                *file = std::path::absolute(&*file)
-                    .map_err(|e| Error::new(origin, None, Some("secret.file".into()), ErrorKind::Io(e)))?;
+                *file = match folder {
+                    Some(folder) => std::path::absolute(folder.join(&*file))?,
+                    None => std::path::absolute(&*file)?,
+                };
             }
         }
-        Ok(membership)
+        Ok(())
     }
 
     /// Parses and validates membership text; `origin` names it in errors.

@@ -2,9 +2,7 @@ package wasmabi
 
 import (
 	"context"
-	"runtime"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
@@ -15,48 +13,15 @@ import (
 type Instance struct{ in *instance }
 
 // NewInstance instantiates the module with the environment env ("K=V"
-// entries: LONGSTRAW_BACKEND, a secret named by secret.env).
+// entries: LONGSTRAW_BACKEND, a secret named by secret.env) and no file
+// system: the host reads every file, a keyed file's secret file too
+// (longstraw_wasm_secret_file, longstraw_wasm_load_bytes_read).
 func NewInstance(env []string) (*Instance, error) {
 	in, err := newInstance(context.Background(), env)
 	if err != nil {
 		return nil, err
 	}
 	return &Instance{in: in}, nil
-}
-
-// NewInstanceReading is NewInstance with the host's file system mounted
-// read-only at / (on systems with one root; elsewhere none) and the module's
-// working folder set to dir, so that the module makes a relative secret.file
-// absolute against dir, as natively (WASI's C library changes folder only
-// within a mounted directory). The host reads the secret file itself
-// (longstraw_wasm_secret_file, longstraw_wasm_load_bytes_read); the module
-// writes nothing.
-func NewInstanceReading(env []string, dir string) (*Instance, error) {
-	ctx := context.Background()
-	var fs wazero.FSConfig
-	if runtime.GOOS != "windows" {
-		fs = wazero.NewFSConfig().WithReadOnlyDirMount("/", "/")
-	}
-	in, err := newInstanceWith(ctx, env, fs)
-	if err != nil {
-		return nil, err
-	}
-	i := &Instance{in: in}
-	if fs != nil && dir != "" {
-		p, err := i.Reserve(uint32(len(dir)) + 1)
-		if err != nil {
-			i.Close()
-			return nil, err
-		}
-		in.mem.Write(p, append([]byte(dir), 0))
-		// A failure leaves the module in "/": relative secret files are then
-		// not found, and say so.
-		if _, err := i.Call("chdir", "longstraw_wasm_chdir", uint64(p)); err != nil {
-			i.Close()
-			return nil, err
-		}
-	}
-	return i, nil
 }
 
 // Call runs the export name with args and returns its first result; a trap

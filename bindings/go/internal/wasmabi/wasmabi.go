@@ -141,10 +141,6 @@ type instance struct {
 var instanceSeq atomic.Uint64
 
 func newInstance(ctx context.Context, env []string) (*instance, error) {
-	return newInstanceWith(ctx, env, nil)
-}
-
-func newInstanceWith(ctx context.Context, env []string, fs wazero.FSConfig) (*instance, error) {
 	e, err := getEngine()
 	if err != nil {
 		return nil, err
@@ -152,9 +148,6 @@ func newInstanceWith(ctx context.Context, env []string, fs wazero.FSConfig) (*in
 	cfg := wazero.NewModuleConfig().
 		WithName(fmt.Sprintf("longstraw-%d", instanceSeq.Add(1))).
 		WithStartFunctions() // a library: no _start
-	if fs != nil {
-		cfg = cfg.WithFSConfig(fs)
-	}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
 			cfg = cfg.WithEnv(k, v)

@@ -119,15 +119,18 @@ def add_batch(
     ))
 
 
-def load_bytes(inst: Instance, data: bytes, path: str, secret: bytes | None) -> int:
-    """A set from the content of the membership file at path (read by the host). With secret (what
-    the first copy read, see secret_of) the file's secret source is remembered, not read again."""
+def load_bytes(inst: Instance, data: bytes, origin: str, secret_path: str | None, secret: bytes | None) -> int:
+    """A set from membership file content (read by the host; origin names it in errors) that reads no
+    secret file, or whose secret the host has: with secret (what the first copy read, see secret_of) the
+    secret source is remembered, not read again. secret_path is where the host resolved the file's
+    secret.file (see _files.secret_file_path); None keeps it as written (text the module rendered)."""
+    sp = None if secret_path is None else secret_path.encode() + b"\0"
     if secret is None:
-        p, q = inst.put_args(data, path.encode() + b"\0")
-        check(inst, inst.code("longstraw_wasm_load_file_bytes", p, len(data), q, inst.out(0)))
+        p, q, r = inst.put_args(data, origin.encode() + b"\0", sp)
+        check(inst, inst.code("longstraw_wasm_load_bytes_read", p, len(data), q, r, 0, 0, 0, inst.out(0)))
     else:
-        p, q, r = inst.put_args(data, path.encode() + b"\0", secret)
-        check(inst, inst.code("longstraw_wasm_load_bytes_keyed", p, len(data), q, r, len(secret), inst.out(0)))
+        p, q, r, t = inst.put_args(data, origin.encode() + b"\0", sp, secret)
+        check(inst, inst.code("longstraw_wasm_load_bytes_keyed", p, len(data), q, r, t, len(secret), inst.out(0)))
     return inst.u32(inst.out(0))
 
 

@@ -16,7 +16,7 @@ from ._convert import SET_OPTIONS_SIGNATURE, key_bytes, node_id, node_id_bytes, 
 
 _weight = weight
 from ._errors import check
-from ._runtime import Instance, Trap, environment, working_dir
+from ._runtime import Instance, Trap, environment
 
 DEFAULT_BALANCE_FACTOR = 1.25
 
@@ -54,7 +54,7 @@ class BoundedLoad:
         self._lock = threading.Lock()
         self._factor = factor
         self._objects = dict(zip(ids, objs))
-        inst = Instance(environment(), working_dir())
+        inst = Instance(environment())
         secret = o.secret
         a = inst.put_args(secret)
         sp = a[0] if secret is None or len(secret) else inst.scratch + 64

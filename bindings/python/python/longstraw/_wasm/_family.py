@@ -10,8 +10,8 @@ copy places keys the same way. A snapshot is a *version* of the log (its length)
 the C snapshot of every version a live ``Snapshot`` holds, and one of an older version than its copy
 is rebuilt in the same instance by replaying the log up to it.
 
-The environment and working folder the module sees are the process's when the set was made, fixed for
-every instance of the family, so a copy made later cannot read a different secret.
+The environment the module sees is the process's when the set was made, fixed for every instance of
+the family, so a copy made later cannot read a different secret.
 
 The log stays short: once it holds ``COMPACT_AFTER`` entries, the writer replaces it by one entry that
 loads the current set from the membership file text the module renders of it (a *base*), checked to
@@ -34,7 +34,7 @@ from typing import TypeVar
 
 from . import _abi
 from ._errors import INTERNAL_ERROR, check, message
-from ._runtime import Instance, Trap, environment, working_dir
+from ._runtime import Instance, Trap, environment
 
 # One log entry: runs on an instance, on the set handle it holds (0 before the first entry), and
 # returns the set handle after it. It raises the library's error when the operation fails.
@@ -54,8 +54,8 @@ class Gone(Exception):
 class Replica(Instance):
     """An instance holding a copy of one family's set."""
 
-    def __init__(self, env: list[tuple[str, str]], cwd: str | None) -> None:
-        super().__init__(env, cwd)
+    def __init__(self, env: list[tuple[str, str]]) -> None:
+        super().__init__(env)
         self.applied = 0
         self.set = 0
         self.gen = 0  # added to the generation the copy's set reports (see Base)
@@ -76,7 +76,7 @@ class Base:
     def __call__(self, inst: Instance, s: int) -> int:
         if s:
             inst.call("longstraw_rendezvous_free", s)
-        h = _abi.load_bytes(inst, self.data, _ORIGIN, self.secret)
+        h = _abi.load_bytes(inst, self.data, _ORIGIN, None, self.secret)
         if isinstance(inst, Replica):
             inst.gen = self.gen
         return h
@@ -128,7 +128,6 @@ def capture(inst: Replica, s: int) -> Base | None:
 class Family:
     def __init__(self) -> None:
         self.env = environment()
-        self.cwd = working_dir()
         self.log: list[Op] = []
         # log[0] leads to version base + 1 (from nothing when base > 0: then it is a Base)
         self.base = 0
@@ -150,7 +149,7 @@ class Family:
         with self.lock:
             if self.idle:
                 return self.idle.pop()
-        return Replica(self.env, self.cwd)
+        return Replica(self.env)
 
     def release(self, inst: Replica) -> None:
         if inst.broken:

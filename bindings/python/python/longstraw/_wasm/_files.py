@@ -1,10 +1,13 @@
 """Membership files: the host reads and writes them, the module parses and renders their bytes.
 
-The module reads no file: ``load`` reads the file in Python (once, so a pipe works) and has the module
-parse it as that file (messages name the path, a relative ``secret.file`` is relative to its folder).
-A keyed file's secret file is read in Python too: the module names it (``longstraw_wasm_secret_file``),
-``read_secret_file`` reports what is there, and the module judges that report and builds the set
-(``longstraw_wasm_load_bytes_read``), so the rules and messages are the native load's. ``save`` has the module render the
+The module reads no file and has no file system: ``load`` reads the file in Python (once, so a pipe
+works) and has the module parse it as that file (messages name the path). A keyed file's secret file is
+read in Python too: the module names it as the file writes it (``longstraw_wasm_secret_file``),
+``secret_file_path`` resolves it by this OS's path rules as a native load does (a relative one against
+the membership file's folder, or for ``loads`` the current directory, then absolute),
+``read_secret_file`` reports what is there, and the module judges that report, builds the set and
+remembers the resolved path (``longstraw_wasm_load_bytes_read``), so the rules and messages are the
+native load's. ``save`` has the module render the
 file (``longstraw_rendezvous_save_bytes``) and writes it atomically: a new temporary file beside it,
 flushed to disk, given the old file's permissions, then renamed over it.
 """
@@ -12,6 +15,7 @@ flushed to disk, given the old file's permissions, then renamed over it.
 from __future__ import annotations
 
 import errno
+import ntpath
 import os
 import select
 import stat
@@ -118,48 +122,115 @@ def _read_pipe(fd: int) -> tuple[int, bytes]:
     return _CONTENT, bytes(out)
 
 
-def _load_reading_secret(inst: Instance, data: bytes, path: str) -> int:
-    """A set from the content of the membership file at path, its secret file (if it names one) read here."""
-    p, q = inst.put_args(data, path.encode() + b"\0")
+def secret_file_path(file: str, path: str | None) -> str:
+    """Where a native load finds a keyed file's secret.file (as the file writes it): by this OS's path
+    rules (Rust's Path::join, then std::path::absolute), relative to the folder of the membership file
+    at path, or to the current directory for content with no file (path None), made absolute so that the
+    set finds it again from any folder and a save names it. The module cannot: it has no file system,
+    and WASI's path rules know no drive letters."""
+    if os.name == "nt":
+        return nt_secret_path(file, path)
+    return posix_secret_path(file, path)
+
+
+def nt_secret_path(file: str, path: str | None) -> str:
+    """secret_file_path by Windows' rules: a verbatim path (\\\\?\\...) is kept as it is; one with a
+    drive of its own ("C:x") is resolved against that drive; a rooted one with no drive (\\x) takes the
+    membership file's drive; anything else is joined to the file's folder. Then GetFullPathName
+    (ntpath.abspath), as std::path::absolute does."""
+    if file.startswith("\\\\?\\"):
+        return file
+    if path is not None and not ntpath.splitdrive(file)[0]:
+        folder = ntpath.dirname(path)
+        if file[:1] in ("\\", "/"):
+            file = ntpath.splitdrive(folder)[0] + file
+        else:
+            file = ntpath.join(folder, file)
+    return ntpath.abspath(file)
+
+
+def posix_secret_path(file: str, path: str | None) -> str:
+    """secret_file_path by POSIX rules, as Rust's are: the folder is what precedes the membership path's
+    last slash, and making the path absolute drops "." components and repeated slashes but keeps ".."
+    (a folder reached through a symbolic link has another parent than the text says) and a trailing
+    slash; "//" at the start stays (POSIX leaves its meaning to the system), "///" is one slash. Unlike
+    os.path.abspath, which would drop "..", this gives the path a native load remembers."""
+    if path is not None and not file.startswith("/"):
+        i = path.rfind("/")
+        if i >= 0:
+            file = path[: i + 1] + file
+    if file.startswith("//") and not file.startswith("///"):
+        out = "//"
+    elif file.startswith("/"):
+        out = "/"
+    else:
+        out = os.getcwd()
+    for part in file.split("/"):
+        if part in ("", "."):
+            continue
+        if not out.endswith("/"):
+            out += "/"
+        out += part
+    if file.endswith("/") and not out.endswith("/"):
+        out += "/"
+    return out
+
+
+def _load_reading_secret(inst: Instance, data: bytes, origin: str, path: str | None) -> tuple[int, str | None]:
+    """A set from the content of the membership file at path (None: content with no file; origin names it
+    in errors), its secret file (if it names one) read here; and where that file was resolved to."""
+    p, q = inst.put_args(data, origin.encode() + b"\0")
     _errors.check(inst, inst.code("longstraw_wasm_secret_file", p, len(data), q, inst.out(0), inst.out(1)))
     at, size = inst.u32(inst.out(0)), inst.u32(inst.out(1))
-    read, content = _CONTENT, b""
+    read, content, where = _CONTENT, b"", None
     if at:
         try:
             file = inst.read(at, size).decode()
         finally:
             inst.call("longstraw_wasm_free", at, size)
-        read, content = read_secret_file(file)
-    p, q, r = inst.put_args(data, path.encode() + b"\0", content)
+        try:
+            where = secret_file_path(file, path)
+        except OSError as e:
+            # No current directory to resolve against: the load fails naming the path as written.
+            where, read, content = file, _FAILED, (e.strerror or str(e)).encode()
+        else:
+            read, content = read_secret_file(where)
+    sp = None if where is None else where.encode() + b"\0"
+    p, q, s, r = inst.put_args(data, origin.encode() + b"\0", sp, content)
     try:
-        code = inst.code("longstraw_wasm_load_bytes_read", p, len(data), q, read, r, len(content), inst.out(0))
+        code = inst.code("longstraw_wasm_load_bytes_read", p, len(data), q, s, read, r, len(content), inst.out(0))
     finally:
         if content:
             inst.write(r, bytes(len(content)))  # the secret's copy in the module's memory
     _errors.check(inst, code)
-    return inst.u32(inst.out(0))
+    return inst.u32(inst.out(0)), where
 
 
 class _Load:
-    """The log entry that loads a file's content. The first copy reads a keyed file's secret from the
-    source the file names; every later copy is built with the secret that copy read, so a source read
-    once (a FIFO) or changed since (a rotated file) gives every copy the same secret."""
+    """The log entry that loads a file's content (path None: content with no file). The first copy
+    reads a keyed file's secret from the source the file names; every later copy is built with the
+    secret that copy read and the path it resolved, so a source read once (a FIFO) or changed since (a
+    rotated file) gives every copy the same secret."""
 
-    __slots__ = ("data", "path", "secret")
+    __slots__ = ("data", "origin", "path", "secret", "secret_path", "loaded")
 
-    def __init__(self, data: bytes, path: str) -> None:
+    def __init__(self, data: bytes, path: str | None) -> None:
         self.data, self.path = data, path
+        self.origin = DATA_ORIGIN if path is None else path
         self.secret: bytes | None = None
+        self.secret_path: str | None = None
+        self.loaded = False
 
     def __call__(self, inst: Instance, _s: int) -> int:
-        if self.secret is not None:
-            return _abi.load_bytes(inst, self.data, self.path, self.secret)
-        s = _load_reading_secret(inst, self.data, self.path)
+        if self.loaded:
+            return _abi.load_bytes(inst, self.data, self.origin, self.secret_path, self.secret)
+        s, self.secret_path = _load_reading_secret(inst, self.data, self.origin, self.path)
         self.secret = _abi.secret_of(inst, s)
+        self.loaded = True
         return s
 
     def __repr__(self) -> str:
-        return f"<load {self.path!r}>"
+        return f"<load {self.origin!r}>"
 
 
 def load(path: Any) -> SetState:
@@ -180,7 +251,7 @@ def loads(data: object) -> SetState:
         raise TypeError(f"data must be str or bytes, not {type(data).__name__}")
     state = SetState()
     state.remembered = True
-    state.family.create(_Load(raw, DATA_ORIGIN))
+    state.family.create(_Load(raw, None))
     return state
 
 

@@ -3,8 +3,7 @@
 The module (the C ABI built for wasm32-wasip1 with simd128) is compiled once per process; each
 ``Instance`` is a wasmtime store holding one instance of it, which runs one call at a time. The module
 sees the environment the host fixes when the instance is made (LONGSTRAW_BACKEND, a secret named by a
-file's ``secret.env``) and the host's file system read-only at ``/`` (so a keyed file's secret file can
-be read by the path the file names); it writes no file.
+file's ``secret.env``) and no file system: the host reads every file, a keyed file's secret file too.
 
 A trap (a panic in the library, which aborts under wasm, or an access outside linear memory) makes the
 instance unusable: ``call`` raises ``Trap`` and the owner of the instance discards it.
@@ -87,14 +86,11 @@ class Export:
 class Instance:
     """One instance of the module (not thread-safe: one call at a time)."""
 
-    def __init__(self, env: list[tuple[str, str]] | None = None, cwd: str | None = None) -> None:
+    def __init__(self, env: list[tuple[str, str]] | None = None) -> None:
         engine, module, linker = _compiled()
         self.store = wasmtime.Store(engine)
         wasi = wasmtime.WasiConfig()
         wasi.env = env if env is not None else list(os.environ.items())
-        reading = os.name == "posix" and cwd is not None
-        if reading:
-            wasi.preopen_dir("/", "/", False)
         self.store.set_wasi(wasi)
         instance = linker.instantiate(self.store, module)
         exports = instance.exports(self.store)
@@ -110,9 +106,6 @@ class Instance:
         self.scratch = 0
         self.cap = 0
         self.grow(4096)
-        if reading and cwd:
-            p = self.put_args(cwd.encode() + b"\0")[0]
-            self.call("longstraw_wasm_chdir", p)  # a failure leaves the module in "/"
 
     # -- calls ---------------------------------------------------------------------------------------
     def export(self, name: str) -> Export:
@@ -232,13 +225,6 @@ class Instance:
 
 def environment() -> list[tuple[str, str]]:
     return list(os.environ.items())
-
-
-def working_dir() -> str | None:
-    try:
-        return os.getcwd()
-    except OSError:
-        return None
 
 
 _global: Instance | None = None
