@@ -7,6 +7,8 @@
 # count the misses of the demand loads only), and instructions per lookup under callgrind (inclusive cost of
 # Snapshot::owner_index) for the builds in CALLGRIND. Two valgrind runs with L and 3L lookups, subtracted,
 # cancel the set's construction.
+# GRIND=0 skips the valgrind tables (a build that differs only in its environment, such as a wrapper
+# script, counts the same instructions and misses).
 # Usage: sh bench/skeleton_prefetch.sh LABEL=BINARY... | python3 bench/record.py --run ... --command ...
 # A build with the candidate prefetch: `git apply bench/patches/skeleton-candidate-prefetch.diff` on the
 # commit the run names (its SPEC_FAMILIES and SPEC_LEAVES pick the levels), then
@@ -76,6 +78,7 @@ for line in sys.stdin:
         best = max(best, int(m.group(1).replace(",", "")))
 print(best)'
 }
+[ "${GRIND:-1}" = 0 ] && exit 0
 echo "## owner lookups under cachegrind (avx2), per lookup"
 echo
 echo "| build | n | instructions | D1 misses | LL misses |"
