@@ -19,6 +19,14 @@ SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CARGO ?= cargo
 export CARGO_TERM_COLOR ?= never
+# make builds each tree once per run: incremental caches help only an edit-compile loop, and took a
+# quarter of the debug tree.
+export CARGO_INCREMENTAL ?= 0
+# Build trees that only one check uses (the crates unpacked from their .crate files, the
+# ThreadSanitizer, loom and aarch64 builds) are removed when that check is done if CI is set: a CI
+# machine keeps nothing between runs, and a full run otherwise writes several GB that its disk may not
+# have. Locally they stay, so a second run reuses them.
+DISCARD_SCRATCH = $(if $(CI),rm -rf,@:)
 
 .PHONY: all build test demo bench fuzz lint clean help prereqs
 all: build

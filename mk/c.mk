@@ -153,6 +153,7 @@ c-tsan:
 	  -lpthread -ldl -lm -lrt -lstdc++; \
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" $(C_BUILD)/tsan/test_threads 1000; \
 	set +x; echo "c: ThreadSanitizer (library and test instrumented): no data races"
+	$(DISCARD_SCRATCH) $(TSAN_TARGET)
 
 c-cpp: c-lib
 	@mkdir -p $(C_BUILD)

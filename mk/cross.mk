@@ -36,6 +36,7 @@ test-core-aarch64: dist-cross-deps-fast ## the core's tests built for aarch64, r
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static" \
 	CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 \
 	$(CARGO) test --release -p longstraw --target aarch64-unknown-linux-gnu --target-dir $(ROOT)/target/aarch64-static
+	$(DISCARD_SCRATCH) $(ROOT)/target/aarch64-static
 
 dist-check-cross-fast: dist-cross-deps-fast test-core-aarch64 ## the aarch64 glibc C tarball and core tests under qemu-aarch64 (in make test)
 	@$(MAKE) --no-print-directory dist-c DIST_TRIPLES=aarch64-unknown-linux-gnu

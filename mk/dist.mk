@@ -212,13 +212,17 @@ DIST_CRATES := longstraw longstraw-set longstraw-membership longstraw-cli
 # target dir of its own, emptied first, and the unpacked copies of our own crates are dropped.
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 DIST_PACKAGE_DIR := $(C_TARGET_DIR)/dist-package
+# cargo package builds each crate to verify it (dev profile); nobody debugs those builds, and the
+# tree is removed once the .crate files are copied out.
+DIST_VERIFY_ENV := CARGO_PROFILE_DEV_DEBUG=0
 dist-rust:
 	rm -rf $(DIST)/rust && mkdir -p $(DIST)/rust
 	rm -rf $(DIST_PACKAGE_DIR) $(foreach c,$(DIST_CRATES),$(CARGO_HOME_DIR)/registry/src/-*/$(c)-$(DIST_VERSION) \
 	  $(CARGO_HOME_DIR)/registry/cache/-*/$(c)-$(DIST_VERSION).crate)
-	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
-	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(DIST_VERIFY_ENV) $(CARGO) package --quiet $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
+	CARGO_TARGET_DIR=$(DIST_PACKAGE_DIR) $(DIST_VERIFY_ENV) $(CARGO) publish --quiet --dry-run $(DIST_DIRTY) $(addprefix -p ,$(DIST_CRATES))
 	cp $(foreach c,$(DIST_CRATES),$(DIST_PACKAGE_DIR)/package/$(c)-$(DIST_VERSION).crate) $(DIST)/rust/
+	rm -rf $(DIST_PACKAGE_DIR)
 	@tar tzf $(DIST)/rust/longstraw-$(DIST_VERSION).crate | grep '/tests/vectors/placement-v1.json$$' >/dev/null \
 	  || { echo "dist: the longstraw crate lacks tests/vectors"; exit 1; }
 	@for c in $(DIST_CRATES); do for f in README.md LICENSE-MIT LICENSE-APACHE; do \
@@ -269,6 +273,7 @@ dist-check-crates:
 	owner=$$($$CARGO_TARGET_DIR/release/longstraw owner -m $$d/members.toml user:42) && \
 	case "$$owner" in *cache-c*) echo "dist-check: the unpacked longstraw command loads a membership file: user:42 -> cache-c";; \
 	  *) echo "dist-check: the unpacked longstraw command says '$$owner' for user:42, the README says cache-c"; exit 1;; esac
+	$(DISCARD_SCRATCH) $(C_TARGET_DIR)/dist-check-crates
 
 DIST_CHECK = ROOT=$(ROOT) DIST=$(DIST) VERSION=$(DIST_VERSION) SONAME=$(DIST_SONAME) TRIPLE=$(DIST_HOST) \
   NODE_PLATFORM=$(call dist_platform,$(DIST_HOST),2) GO_MODULE=$(DIST_GO_MODULE) GO=$(GO) \

@@ -98,8 +98,9 @@ test-miri-full: ## test-miri at full sizes, every set unit test, Stacked and Tre
 # set/src/bounded.rs swapped for loom's (--cfg loom). Its own target dir: the flag rebuilds everything.
 # make test bounds the preemptions per execution at 2 (a debug build: quicker to compile, and the ~3,500
 # executions take seconds); test-loom-full at 4 (a release build; about 125,000 executions).
-LOOM = RUSTFLAGS="--cfg loom" CARGO_PROFILE_DEV_OPT_LEVEL=1 $(CARGO) test -p longstraw-set --test loom --target-dir $(ROOT)/target/loom
+LOOM = RUSTFLAGS="--cfg loom" CARGO_PROFILE_DEV_OPT_LEVEL=1 CARGO_PROFILE_DEV_DEBUG=line-tables-only $(CARGO) test -p longstraw-set --test loom --target-dir $(ROOT)/target/loom
 test-loom: ## the bounded-load counters under every interleaving loom explores, 2 preemptions (~1 min)
 	LOOM_MAX_PREEMPTIONS=2 $(LOOM)
+	$(DISCARD_SCRATCH) $(ROOT)/target/loom
 test-loom-full: ## test-loom with 4 preemptions per execution (a few minutes)
 	LOOM_MAX_PREEMPTIONS=4 $(LOOM) --release

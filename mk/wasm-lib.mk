@@ -101,8 +101,8 @@ test-go-wasm-windows: wasm-lib ## the Go package's, the runner's and the go-redi
 	  cd $(GO_DIR) && $(GO_WINE) $(ROOT)/build/go-wasm/longstraw-windows-amd64.exe -test.count=1; \
 	  cd $(GO_DIR)/internal/wasmabi && $(GO_WINE) $(ROOT)/build/go-wasm/wasmabi-windows-amd64.exe -test.count=1; \
 	  cd $(GO_DIR)/integrations/goredis && $(GO_WINE) $(ROOT)/build/go-wasm/goredis-windows-amd64.exe -test.count=1; \
-	elif [ -n "$${CI:-}" ]; then echo "test-go-wasm-windows: wine is missing (Debian's wine64): run make prereqs" >&2; exit 1; \
-	else echo "*** test-go-wasm-windows: wine is not installed (Debian's wine64): the windows/amd64 test binaries were built, NOT run ***" >&2; fi
+	elif [ -n "$${CI:-}" ]; then echo "test-go-wasm-windows: wine is missing (Debian's wine64): run tools/prereqs.sh --cross" >&2; exit 1; \
+	else echo "*** test-go-wasm-windows: wine is not installed (Debian's wine64; tools/prereqs.sh --cross installs it): the windows/amd64 test binaries were built, NOT run ***" >&2; fi
 
 # The pure-Python package (longstraw/_wasm, run under wasmtime) carries the same module, copied into
 # the package like Go's go:embed copy (not committed). WASM_PY_COPY is where the packaging reads it.

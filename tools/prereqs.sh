@@ -34,14 +34,16 @@ done
 #                                        no browser (make test-node-browser, the docs runner's js browser blocks)
 #   binaryen                             wasm-opt, which shrinks the WebAssembly builds (make wasm-lib,
 #                                        make build-node-wasm, make dist); without it they build unoptimised
-#   wine64 gcc-mingw-w64-x86-64          the Go package's Windows test binaries under wine (make
-#                                        test-go-wasm-cross); MinGW builds the test-only bcryptprimitives.dll
-#                                        that Go's runtime needs there (tools/wine/bcryptprimitives.c)
 debs=(libcjson-dev pkg-config valgrind memcached redis-server nginx-dev nginx haproxy
-  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium binaryen
-  wine64 gcc-mingw-w64-x86-64)
-# make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for Debian's cJSON source.
-cross_debs=(musl-tools dpkg-dev)
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libcjson-dev:arm64 chromium binaryen)
+# --cross, for what make test does not run:
+#   musl-tools dpkg-dev                  make dist-cross / dist-check-cross: musl-gcc, and dpkg-source for
+#                                        Debian's cJSON source
+#   wine64 gcc-mingw-w64-x86-64          the Go package's Windows test binaries under wine (make
+#                                        test-go-wasm-cross, test-go-wasm-windows); MinGW builds the
+#                                        test-only bcryptprimitives.dll that Go's runtime needs there
+#                                        (tools/wine/bcryptprimitives.c). About 1.1 GB installed.
+cross_debs=(musl-tools dpkg-dev wine64 gcc-mingw-w64-x86-64)
 # Rust targets: aarch64 (check-aarch64, test-core-aarch64); wasm32-wasip1 (test-core-wasm, bench-wasm);
 # wasm32-wasip1-threads (the Node addon's WebAssembly build: build-node-wasm, test-node-wasm, dist-node);
 # the musl ones for dist-cross.
@@ -128,6 +130,8 @@ if [ ${#missing[@]} != 0 ] || [ $need_src = 1 ]; then
   as_root apt-get update -qq
   if [ ${#missing[@]} != 0 ]; then
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    # The downloaded .deb files are not needed once installed (hundreds of MB on a fresh machine).
+    as_root apt-get clean
   fi
 fi
 for t in ${missing_targets[@]+"${missing_targets[@]}"}; do say "adding Rust target $t"; rustup target add "$t"; done
