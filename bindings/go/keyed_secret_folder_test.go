@@ -3,7 +3,6 @@ package longstraw
 import (
 	"github.com/longstraw/longstraw/bindings/go/internal/testfs"
 
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -109,15 +108,7 @@ func TestKeyedRelativeSecretFileOfAnotherFolder(t *testing.T) {
 // keyedVectorCase is the case of tests/vectors/keyed-v1.json named name.
 func keyedVectorCase(t *testing.T, name string) keyedCase {
 	t.Helper()
-	data, err := os.ReadFile(vectorsPath("keyed-v1.json"))
-	if err != nil {
-		t.Fatalf("reading the keyed vectors: %v", err)
-	}
-	var vf keyedFile
-	if err := json.Unmarshal(data, &vf); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range vf.Cases {
+	for _, c := range readKeyedVectors(t).Cases {
 		if c.Name == name {
 			for _, n := range c.Nodes {
 				if n.WeightBits != "3ff0000000000000" || n.DomainHex != nil {

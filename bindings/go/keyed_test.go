@@ -47,9 +47,9 @@ type keyedPlacer interface {
 	IsKeyed() bool
 }
 
-// TestKeyedVectors places every key of tests/vectors/keyed-v1.json in its
-// mode (flat, table, skeleton) and compares owner, top-k and top-k-distinct.
-func TestKeyedVectors(t *testing.T) {
+// readKeyedVectors reads tests/vectors/keyed-v1.json.
+func readKeyedVectors(t *testing.T) keyedFile {
+	t.Helper()
 	data, err := os.ReadFile(vectorsPath("keyed-v1.json"))
 	if err != nil {
 		t.Fatalf("reading the keyed vectors: %v", err)
@@ -58,6 +58,13 @@ func TestKeyedVectors(t *testing.T) {
 	if err := json.Unmarshal(data, &vf); err != nil {
 		t.Fatal(err)
 	}
+	return vf
+}
+
+// TestKeyedVectors places every key of tests/vectors/keyed-v1.json in its
+// mode (flat, table, skeleton) and compares owner, top-k and top-k-distinct.
+func TestKeyedVectors(t *testing.T) {
+	vf := readKeyedVectors(t)
 	if vf.Placement != "keyed-v1" || len(vf.Cases) == 0 {
 		t.Fatalf("placement %q with %d cases", vf.Placement, len(vf.Cases))
 	}
@@ -85,6 +92,7 @@ func TestKeyedVectors(t *testing.T) {
 			opts = append(opts, WithDomains(domains))
 		}
 		var p keyedPlacer
+		var err error
 		switch c.Mode {
 		case "flat":
 			p, err = New(ids, opts...)
