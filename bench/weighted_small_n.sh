@@ -3,7 +3,7 @@
 # instructions per owner() under callgrind (load-independent; valgrind has no
 # AVX-512, so avx2 and sse2), plain and weighted4 of both builds, then ns per
 # owner() from `weighted_race` (best of 5 interleaved rounds per process) on
-# avx512 and avx2, before and after alternating.
+# avx512 and avx2 (those this CPU has), before and after alternating.
 # Usage: bench/weighted_small_n.sh BASE_COUNT BASE_WEIGHTED_RACE [ROUNDS] [MILLIS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +39,19 @@ for backend in avx2 sse2; do
     done
     echo
 done
+# Time each ISA this CPU has; say which it lacks (the instruction counts above
+# do not depend on it).
+isas=
+for isa in avx512 avx2; do
+    if "$target/release/weighted_race" "$isa" 1 >/dev/null 2>&1; then
+        isas="$isas $isa"
+    else
+        echo "- $isa: not timed, this CPU does not support it"
+        echo
+    fi
+done
 for r in $(seq "$rounds"); do
-    for isa in avx512 avx2; do
+    for isa in $isas; do
         for which in before after; do
             bin=$base_race
             [ "$which" = after ] && bin=$target/release/weighted_race
