@@ -1,5 +1,5 @@
 //! Runs a fixed number of lookups, for instruction counting under callgrind:
-//! `count <backend> <plain|weighted4|weighted_distinct|top3> <n> <lookups>`.
+//! `count <backend> <plain|weighted4|weighted_distinct|top3|top3_weighted4> <n> <lookups>`.
 //! Two runs with different key counts, subtracted, cancel the setup cost
 //! (see BENCHMARKS.md).
 
@@ -10,7 +10,7 @@ use longstraw_bench::{backend_named, keys, Layout, Nodes};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: count <backend> <plain|weighted4|weighted_distinct|top3> <n> <lookups>";
+    let usage = "usage: count <backend> <plain|weighted4|weighted_distinct|top3|top3_weighted4> <n> <lookups>";
     if args.len() != 5 {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -24,6 +24,7 @@ fn main() {
         "weighted4" => (Layout::FourClasses, false),
         "weighted_distinct" => (Layout::AllDistinct, false),
         "top3" => (Layout::Plain, true),
+        "top3_weighted4" => (Layout::FourClasses, true),
         other => {
             eprintln!("unknown operation {other}; {usage}");
             std::process::exit(2);
