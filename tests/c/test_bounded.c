@@ -45,11 +45,15 @@ static uint64_t load_of(const longstraw_bounded *b, const uint8_t *id, size_t id
   return found;
 }
 
-static uint64_t max_load(const longstraw_bounded *b) {
+/* The largest load of any node. The worker threads call it, so it reports a
+ * failed call through *rc rather than through CHECK, whose counters are not
+ * safe to update from several threads. */
+static uint64_t max_load(const longstraw_bounded *b, longstraw_result *rc) {
   const longstraw_snapshot *snap = NULL;
   uint64_t loads[64], peak = 0;
   size_t count = 0, i;
-  CHECK_OK(longstraw_bounded_loads(b, &snap, loads, 64, &count));
+  *rc = longstraw_bounded_loads(b, &snap, loads, 64, &count);
+  if (*rc != LONGSTRAW_OK) return 0;
   longstraw_snapshot_free(snap);
   for (i = 0; i < count && i < 64; i++)
     if (loads[i] > peak) peak = loads[i];
@@ -113,7 +117,8 @@ static void gate_wait(void) {
 struct worker {
   longstraw_bounded *b;
   int iterations;
-  uint64_t peak;
+  uint64_t peak;       /* the largest load seen right after one of its admissions */
+  longstraw_result rc; /* the first call that failed, or LONGSTRAW_OK */
 };
 
 static void *work(void *arg) {
@@ -121,24 +126,27 @@ static void *work(void *arg) {
   longstraw_lease *queue[HELD];
   int head = 0, len = 0, i;
   gate_wait();
-  for (i = 0; i < w->iterations; i++) {
+  for (i = 0; i < w->iterations && w->rc == LONGSTRAW_OK; i++) {
     const uint8_t *id;
     size_t id_len;
-    if (len == HELD - 1) {
-      longstraw_bounded_release(queue[head]);
+    uint64_t m;
+    if (len == HELD) {
+      w->rc = longstraw_bounded_release(queue[head]);
       head = (head + 1) % HELD;
       len--;
+      if (w->rc != LONGSTRAW_OK) break;
     }
-    if (longstraw_bounded_acquire(w->b, bytes("hot"), 3, &queue[(head + len) % HELD], &id, &id_len) != LONGSTRAW_OK)
-      return NULL;
+    w->rc = longstraw_bounded_acquire(w->b, bytes("hot"), 3, &queue[(head + len) % HELD], &id, &id_len);
+    if (w->rc != LONGSTRAW_OK) break;
     len++;
-    if (i % 16 == 0) {
-      uint64_t m = max_load(w->b);
-      if (m > w->peak) w->peak = m;
-    }
+    /* Right after an admission, when its node is most likely full: a check
+     * now and then can miss a brief excess. */
+    m = max_load(w->b, &w->rc);
+    if (m > w->peak) w->peak = m;
   }
   while (len--) {
-    longstraw_bounded_release(queue[head]);
+    longstraw_result rc = longstraw_bounded_release(queue[head]);
+    if (w->rc == LONGSTRAW_OK) w->rc = rc;
     head = (head + 1) % HELD;
   }
   return NULL;
@@ -149,23 +157,38 @@ static void eight_threads(int iterations) {
   pthread_t t[THREADS];
   struct worker w[THREADS];
   uint64_t total = 1, peak = 0;
-  /* Each thread holds at most HELD requests counting the one it places, so
-   * no acquire reads a total above THREADS * HELD (SPEC.md 16.4). */
-  uint64_t ceiling = (uint64_t)ceil(1.25 * THREADS * HELD / NODES);
+  /* Each thread holds at most HELD requests, counting the one it is placing
+   * (it releases its oldest before it acquires when it holds HELD), so the
+   * total, which counts announced requests not yet placed, is at most
+   * THREADS * HELD = 128 at every moment. SPEC.md §16.4: every
+   * admission has load_i <= cap_i(T_read) with T_read at most the total at a
+   * moment inside that acquire, and a load only grows by an admission, so no
+   * node may ever hold more than ceil(0.125 * 128) = 16. 0.125 * 128 is
+   * exactly 16 and 0.125 * 129 above it, so a total read one too high would
+   * admit a 17th request on a full node. */
+  const double share = 1.25 * (1.0 / NODES);
+  const uint64_t ceiling = (uint64_t)ceil(share * (THREADS * HELD));
   int i;
+  CHECK(ceiling == 16 && (uint64_t)ceil(share * (THREADS * HELD + 1)) == 17);
   for (i = 0; i < THREADS; i++) {
     w[i].b = b;
     w[i].iterations = iterations;
     w[i].peak = 0;
+    w[i].rc = LONGSTRAW_OK;
     CHECK(pthread_create(&t[i], NULL, work, &w[i]) == 0);
   }
   for (i = 0; i < THREADS; i++) {
     pthread_join(t[i], NULL);
+    CHECK_OK(w[i].rc);
     if (w[i].peak > peak) peak = w[i].peak;
   }
-  printf("test_bounded: 8 threads, peak sampled load %llu, stated ceiling %llu\n", (unsigned long long)peak,
+  printf("test_bounded: 8 threads, peak load %llu, stated ceiling %llu\n", (unsigned long long)peak,
          (unsigned long long)ceiling);
   CHECK(peak <= ceiling);
+  /* The hot key kept its nodes at their caps, so the ceiling was approached.
+   * Not in a short run (valgrind's): there the threads take turns in long
+   * slices and may hardly overlap. */
+  if (iterations >= 5000) CHECK(peak * 2 >= ceiling);
   CHECK_OK(longstraw_bounded_in_flight(b, &total));
   CHECK(total == 0);
   longstraw_bounded_free(b);

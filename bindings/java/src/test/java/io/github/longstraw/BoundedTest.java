@@ -65,9 +65,17 @@ class BoundedTest {
   @Test
   void eightThreadsStayWithinTheStatedCeiling() throws Exception {
     final int n = 10, threads = 8, held = 16;
-    // Each thread holds at most `held` requests counting the one it places, so no acquire sees a
-    // total above threads * held, and SPEC.md 16.4 bounds every node by this ceiling.
-    long ceiling = (long) Math.ceil(1.25 * threads * held / n);
+    // Each thread holds at most `held` requests, counting the one it places (it releases its oldest
+    // before it acquires when it holds `held`), so the total, which counts announced requests not yet
+    // placed, is at most threads * held = 128 at every moment. SPEC.md §16.4: every admission has
+    // load_i <= cap_i(T_read) with T_read at most the total at a moment inside that acquire, and a load
+    // only grows by an admission, so no node may ever hold more than ceil(0.125 * 128) = 16.
+    // 0.125 * 128 is exactly 16 and 0.125 * 129 above it, so a total read one too high would admit a
+    // 17th request on a full node.
+    final double share = 1.25 * (1.0 / n);
+    final long ceiling = (long) Math.ceil(share * (threads * held));
+    assertEquals(16, ceiling);
+    assertEquals(17, (long) Math.ceil(share * (threads * held + 1)));
     AtomicLong peak = new AtomicLong();
     try (BoundedLoad b = BoundedLoad.builder(1.25).nodes(nodes(n)).build()) {
       ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -77,21 +85,31 @@ class BoundedTest {
             pool.submit(
                 () -> {
                   ArrayDeque<Lease> queue = new ArrayDeque<>();
-                  for (int i = 0; i < 3000; i++) {
-                    if (queue.size() == held - 1) queue.removeFirst().close();
-                    queue.addLast(b.acquire("hot"));
-                    if (i % 50 == 0) {
-                      for (BoundedLoad.NodeLoad l : b.loads()) peak.accumulateAndGet(l.inFlight(), Math::max);
+                  try {
+                    for (int i = 0; i < 3000; i++) {
+                      if (queue.size() == held) queue.removeFirst().close();
+                      queue.addLast(b.acquire("hot"));
+                      // Right after an admission, when its node is most likely full: a check now and
+                      // then can miss a brief excess.
+                      long most = 0;
+                      for (BoundedLoad.NodeLoad l : b.loads()) most = Math.max(most, l.inFlight());
+                      peak.accumulateAndGet(most, Math::max);
+                      assertTrue(most <= ceiling, "a node holds " + most + ", above the ceiling " + ceiling);
                     }
+                  } finally {
+                    queue.forEach(Lease::close);
                   }
-                  queue.forEach(Lease::close);
                   return null;
                 }));
       }
-      for (Future<?> f : done) f.get();
-      pool.shutdown();
+      try {
+        for (Future<?> f : done) f.get();
+      } finally {
+        pool.shutdown();
+      }
       assertTrue(peak.get() <= ceiling, "peak " + peak + " above the ceiling " + ceiling);
-      assertTrue(peak.get() >= 2, "the hot key never spread: peak " + peak);
+      // The hot key kept its nodes at their caps, so the ceiling was approached.
+      assertTrue(peak.get() * 2 >= ceiling, "peak " + peak + ": the test did not stress the caps");
       assertEquals(0, b.inFlight());
     }
   }
