@@ -19,25 +19,16 @@ type keyedFile struct {
 
 // keyedCase is one case of tests/vectors/keyed-v1.json.
 type keyedCase struct {
-	Name       string `json:"name"`
-	Mode       string `json:"mode"`
-	SecretHex  string `json:"secret_hex"`
-	Bits       uint8  `json:"bits"`
-	FanoutBits uint8  `json:"fanout_bits"`
-	Levels     uint8  `json:"levels"`
-	Depth      int    `json:"depth"`
-	K          int    `json:"k"`
-	Nodes      []struct {
-		IDHex      string  `json:"id_hex"`
-		WeightBits string  `json:"weight_bits"`
-		DomainHex  *string `json:"domain_hex"`
-	} `json:"nodes"`
-	Keys []struct {
-		KeyHex   string `json:"key_hex"`
-		Owner    *int   `json:"owner"`
-		Ranked   []int  `json:"ranked"`
-		Distinct []int  `json:"distinct"`
-	} `json:"keys"`
+	Name       string       `json:"name"`
+	Mode       string       `json:"mode"`
+	SecretHex  string       `json:"secret_hex"`
+	Bits       uint8        `json:"bits"`
+	FanoutBits uint8        `json:"fanout_bits"`
+	Levels     uint8        `json:"levels"`
+	Depth      int          `json:"depth"`
+	K          int          `json:"k"`
+	Nodes      []vectorNode `json:"nodes"`
+	Keys       []vectorKey  `json:"keys"`
 }
 
 type keyedPlacer interface {

@@ -60,16 +60,9 @@ func TestMembershipFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	type vectorCase struct {
-		K     int `json:"k"`
-		Nodes []struct {
-			IDHex string `json:"id_hex"`
-		} `json:"nodes"`
-		Keys []struct {
-			KeyHex   string `json:"key_hex"`
-			Owner    *int   `json:"owner"`
-			Ranked   []int  `json:"ranked"`
-			Distinct []int  `json:"distinct"`
-		} `json:"keys"`
+		K     int          `json:"k"`
+		Nodes []vectorNode `json:"nodes"`
+		Keys  []vectorKey  `json:"keys"`
 	}
 	files := map[string][]vectorCase{}
 	keys := 0

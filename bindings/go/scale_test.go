@@ -14,26 +14,16 @@ import (
 
 // scaleCase is a case of table-v1.json, skeleton-v1.json or domains-v1.json.
 type scaleCase struct {
-	Name       string `json:"name"`
-	Mode       string `json:"mode"`
-	Seed       string `json:"seed"`
-	Depth      int    `json:"depth"`
-	K          int    `json:"k"`
-	Bits       *uint8 `json:"bits"`
-	FanoutBits *uint8 `json:"fanout_bits"`
-	Levels     *uint8 `json:"levels"`
-	Nodes      []struct {
-		IDHex      string  `json:"id_hex"`
-		WeightBits string  `json:"weight_bits"`
-		DomainHex  *string `json:"domain_hex"`
-	} `json:"nodes"`
-	Keys []struct {
-		KeyHex    string `json:"key_hex"`
-		Partition *int   `json:"partition"`
-		Owner     *int   `json:"owner"`
-		Ranked    []int  `json:"ranked"`
-		Distinct  []int  `json:"distinct"`
-	} `json:"keys"`
+	Name       string       `json:"name"`
+	Mode       string       `json:"mode"`
+	Seed       string       `json:"seed"`
+	Depth      int          `json:"depth"`
+	K          int          `json:"k"`
+	Bits       *uint8       `json:"bits"`
+	FanoutBits *uint8       `json:"fanout_bits"`
+	Levels     *uint8       `json:"levels"`
+	Nodes      []vectorNode `json:"nodes"`
+	Keys       []vectorKey  `json:"keys"`
 }
 
 func readScaleVectors(t *testing.T, name, kind string) []scaleCase {
